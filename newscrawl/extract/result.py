@@ -1,0 +1,38 @@
+"""The result object returned by :func:`newscrawl.extract.extract`."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True)
+class ExtractResult:
+    """What the extractor found on one page.
+
+    ``reason`` is ``None`` when an article was found; otherwise it names why
+    not (``empty_input``, ``not_html``, ``too_large``, ``no_body``,
+    ``too_short``, ``link_page``...) and ``text``/``html`` may be empty.
+    """
+
+    url: str | None
+    title: str | None
+    published: str | None
+    text: str
+    html: str
+    lang: str | None
+    score: float
+    reason: str | None = None
+    authors: tuple[str, ...] = ()
+    canonical_url: str | None = None
+    og_type: str | None = None
+    schema_types: tuple[str, ...] = ()
+    link_density: float = 0.0
+
+    @property
+    def is_article(self) -> bool:
+        return self.reason is None
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["authors"] = list(self.authors)
+        data["schema_types"] = list(self.schema_types)
+        return data
