@@ -1,0 +1,140 @@
+"""Decode page bytes like a browser, parse them with lxml, and clean the tree."""
+from __future__ import annotations
+
+import codecs
+import re
+
+import lxml.etree
+import lxml.html
+
+from .options import ExtractOptions
+from .patterns import (
+    BLOCK_LEVEL_TAGS,
+    CHARSET_ALIASES,
+    CHARSET_META_RE,
+    HIDDEN_STYLE_RE,
+    NOISE_TAGS,
+    UNLIKELY_BLOCK_RE,
+    LIKELY_BLOCK_RE,
+    FORM_FIELD_TAGS,
+)
+
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_CONTROL_CHARS_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def normalize_charset(name: str | None) -> str | None:
+    """Map a declared charset to the Python codec a browser would use, or None."""
+    if not name:
+        return None
+    name = name.strip().strip("'\"").lower()
+    name = CHARSET_ALIASES.get(name, name)
+    try:
+        return codecs.lookup(name).name
+    except LookupError:
+        return None
+
+
+def decode_html(data: bytes, declared: str | None = None, head_bytes: int = 4096) -> str:
+    """Decode page bytes: BOM, caller's charset, <meta> charset, UTF-8, GB18030.
+
+    The order follows the HTML standard's encoding sniffing, with GB18030 as
+    the last resort because it decodes GBK and GB2312 pages (the common
+    undeclared legacy encodings of our Chinese sites).
+    """
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(encoding, errors="replace")
+    candidates = [normalize_charset(declared)]
+    match = CHARSET_META_RE.search(data[:head_bytes])
+    if match:
+        candidates.append(normalize_charset((match.group(1) or match.group(2)).decode("ascii", "ignore")))
+    for encoding in candidates:
+        if encoding:
+            try:
+                return data.decode(encoding)
+            except UnicodeDecodeError:
+                continue
+    for encoding in ("utf-8", "gb18030"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    best = next((e for e in candidates if e), "utf-8")
+    return data.decode(best, errors="replace")
+
+
+def parse_html(html: str) -> lxml.html.HtmlElement | None:
+    """Parse a page into an lxml tree; None when there is nothing to parse."""
+    html = _CONTROL_CHARS_RE.sub("", html)
+    if not html.strip():
+        return None
+    if html.lstrip().startswith("<?xml"):
+        # lxml refuses str input with an encoding declaration
+        html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html, count=1)
+    try:
+        root = lxml.html.document_fromstring(html)
+    except (lxml.etree.ParserError, ValueError):
+        return None
+    return root
+
+
+def is_hidden(element: lxml.html.HtmlElement) -> bool:
+    """True for elements a browser would not show (hidden attr, display:none)."""
+    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
+        return True
+    style = element.get("style")
+    return bool(style and HIDDEN_STYLE_RE.search(style))
+
+
+def _class_and_id(element: lxml.html.HtmlElement) -> str:
+    return f"{element.get('class', '')} {element.get('id', '')}"
+
+
+def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
+    """Remove what never belongs to an article, in place.
+
+    Script/style/iframe/noscript/comments go with ``strip_elements`` (C speed).
+    Hidden elements, form fields and blocks whose class/id names boilerplate
+    (share bars, comments, related links, cookie notices...) go after.
+    """
+    lxml.etree.strip_elements(root, *NOISE_TAGS, lxml.etree.Comment,
+                              lxml.etree.ProcessingInstruction, with_tail=False)
+    doomed = []
+    for element in root.iter(lxml.etree.Element):
+        tag = element.tag
+        if tag in FORM_FIELD_TAGS:
+            doomed.append(element)
+        elif tag == "form":
+            if _form_is_noise(element, options):
+                doomed.append(element)
+        elif is_hidden(element):
+            doomed.append(element)
+        elif options.remove_unlikely and tag not in ("html", "body", "article", "main"):
+            names = _class_and_id(element)
+            if names.strip() and UNLIKELY_BLOCK_RE.search(names) and not LIKELY_BLOCK_RE.search(names):
+                doomed.append(element)
+    for element in doomed:
+        if element.getparent() is not None:
+            element.drop_tree()
+
+
+def _form_is_noise(form: lxml.html.HtmlElement, options: ExtractOptions) -> bool:
+    """A form is noise (search box, comment box, login) unless it wraps prose.
+
+    Whole ASP.NET pages sit inside one <form>; those hold paragraphs.
+    """
+    paragraphs = 0
+    for _ in form.iter("p"):
+        paragraphs += 1
+        if paragraphs >= options.form_keep_min_paragraphs:
+            return False
+    return True
+
+
+def block_tags() -> frozenset[str]:
+    return BLOCK_LEVEL_TAGS

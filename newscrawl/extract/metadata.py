@@ -1,0 +1,90 @@
+"""Read what a page says about itself: meta tags, JSON-LD, <title>, canonical, lang.
+
+Runs on the raw tree, before scripts are removed (JSON-LD lives in <script>).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import lxml.html
+
+
+@dataclass
+class PageMeta:
+    # lowercased name/property/itemprop/http-equiv -> contents in document order
+    meta: dict[str, list[str]] = field(default_factory=dict)
+    # JSON-LD objects, @graph members flattened, in document order
+    jsonld: list[dict] = field(default_factory=list)
+    title_tag: str | None = None
+    canonical: str | None = None
+    lang: str | None = None
+
+    def first(self, *keys: str) -> str | None:
+        """The first non-empty content of the first key present."""
+        for key in keys:
+            for value in self.meta.get(key, ()):
+                if value and value.strip():
+                    return value.strip()
+        return None
+
+    def jsonld_types(self) -> list[str]:
+        types = []
+        for obj in self.jsonld:
+            kind = obj.get("@type")
+            for name in kind if isinstance(kind, list) else [kind]:
+                if isinstance(name, str):
+                    types.append(name)
+        return types
+
+
+def _flatten_jsonld(data, out: list[dict], depth: int = 0) -> None:
+    if depth > 6:
+        return
+    if isinstance(data, list):
+        for item in data:
+            _flatten_jsonld(item, out, depth + 1)
+    elif isinstance(data, dict):
+        out.append(data)
+        graph = data.get("@graph")
+        if graph is not None:
+            _flatten_jsonld(graph, out, depth + 1)
+        main = data.get("mainEntity")
+        if isinstance(main, dict):
+            _flatten_jsonld(main, out, depth + 1)
+
+
+def read_page_meta(root: lxml.html.HtmlElement) -> PageMeta:
+    page = PageMeta()
+    for element in root.iter("meta"):
+        content = element.get("content")
+        if content is None:
+            content = element.get("value") or element.get("datetime")
+        if content is None:
+            continue
+        for attr in ("name", "property", "itemprop", "http-equiv"):
+            key = element.get(attr)
+            if key:
+                page.meta.setdefault(key.strip().lower(), []).append(content)
+    for script in root.iter("script"):
+        if (script.get("type") or "").strip().lower() != "application/ld+json":
+            continue
+        raw = (script.text or "").strip()
+        if not raw:
+            continue
+        try:
+            data = json.loads(raw, strict=False)
+        except ValueError:
+            continue
+        _flatten_jsonld(data, page.jsonld)
+    title = root.find(".//title")
+    if title is not None:
+        page.title_tag = " ".join(title.text_content().split()) or None
+    for link in root.iter("link"):
+        if "canonical" in (link.get("rel") or "").lower().split() and link.get("href"):
+            page.canonical = link.get("href").strip()
+            break
+    lang = root.get("lang") or root.get("xml:lang") or page.first("content-language", "og:locale", "language")
+    if lang:
+        page.lang = lang.strip().replace("_", "-").split("-")[0].lower() or None
+    return page

@@ -1,0 +1,86 @@
+"""Vocabularies of the extractor: tag sets, class/id tokens, regexes, punctuation.
+
+Compiled once at import; logic modules only use them. Ordered from specific to
+generic where order matters.
+"""
+from __future__ import annotations
+
+import re
+
+# Tags removed with their content before anything is measured (design card).
+NOISE_TAGS = ("script", "style", "iframe", "noscript", "template", "svg", "canvas",
+              "object", "embed", "video", "audio", "map", "select", "button", "nav", "aside",
+              "footer")
+
+# Form fields: noise blocks by the anchor/form rules (DEVELOPERS.md).
+FORM_FIELD_TAGS = frozenset({"input", "textarea", "label", "fieldset", "option", "datalist"})
+
+# Elements that start a new line of text (one paragraph per line).
+BLOCK_LEVEL_TAGS = frozenset({
+    "address", "article", "aside", "blockquote", "body", "br", "caption", "center", "dd", "details",
+    "dialog", "dir", "div", "dl", "dt", "figcaption", "figure", "footer", "form", "h1", "h2", "h3",
+    "h4", "h5", "h6", "header", "hgroup", "hr", "html", "li", "main", "menu", "nav", "ol", "p",
+    "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+})
+
+# Tags that may hold the article as a whole (candidates of the density score).
+CONTAINER_TAGS = frozenset({
+    "div", "article", "section", "main", "td", "body", "blockquote", "center", "font", "span",
+    "dd", "li", "form", "table", "tbody", "tr",
+})
+
+# Tags kept in the cleaned article HTML (everything else is unwrapped).
+KEPT_HTML_TAGS = frozenset({
+    "p", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "blockquote", "pre", "code",
+    "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "figure", "figcaption",
+    "img", "a", "br", "em", "strong", "b", "i", "sub", "sup", "dl", "dt", "dd", "hr",
+})
+# Attributes kept per tag in the cleaned HTML.
+KEPT_ATTRIBUTES = {"a": ("href", "title"), "img": ("src", "alt", "title", "width", "height"),
+                   "td": ("colspan", "rowspan"), "th": ("colspan", "rowspan")}
+# Lazy-loading attributes that hold the real image address.
+LAZY_IMAGE_ATTRIBUTES = ("data-src", "data-original", "data-lazy-src", "data-url", "original")
+
+# Sentence punctuation, ASCII and CJK (DEVELOPERS.md, symbol density).
+PUNCTUATION = frozenset(
+    ".,!?;:'\"()[]-…—"
+    "，。！？；：、“”‘’《》（）【】「」『』〈〉…·～"
+)
+
+# Class/id tokens of boilerplate blocks (Readability's "unlikely candidates",
+# extended with Chinese portal names such as 'xgyd' 相关阅读 and 'pinglun').
+UNLIKELY_BLOCK_RE = re.compile(
+    r"(?:^|[\s_-])(?:"
+    r"comment|comments|disqus|reply|respond|share|sharing|social|sns|"
+    r"related|recommend|more-?stories|promo|sponsor|advert|ads?|ad-?slot|banner|"
+    r"cookie|consent|gdpr|newsletter|subscribe|subscription|signup|paywall|"
+    r"breadcrumbs?|crumbs?|pagination|pager|menu|navbar|nav|sidebar|side-?bar|widget|"
+    r"footer|foot|masthead|skip|popup|modal|tags?|tag-?list|keywords|"
+    r"xgyd|xgxw|pinglun|fenxiang|tuijian|copyright"
+    r")(?:$|[\s_-])",
+    re.I,
+)
+# Class/id tokens that keep a block even when it also names boilerplate.
+LIKELY_BLOCK_RE = re.compile(
+    r"article|body|content|entry|main|post|text|story|blog|news-?detail|detail|zhengwen|正文",
+    re.I,
+)
+
+# style="display:none" / visibility:hidden
+HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+# <meta charset=...> or http-equiv content="...; charset=..." or <?xml encoding=...?> in bytes.
+CHARSET_META_RE = re.compile(
+    rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-:.]+)|<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_\-.]+)""",
+    re.I,
+)
+# Declared charsets a browser reads as a superset (WHATWG encoding labels).
+CHARSET_ALIASES = {
+    "gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "gb_2312-80": "gb18030",
+    "chinese": "gb18030", "csgb2312": "gb18030", "iso-8859-1": "cp1252", "latin1": "cp1252",
+    "latin-1": "cp1252", "ascii": "cp1252", "us-ascii": "cp1252", "unicode": "utf-8",
+    "utf8": "utf-8", "big5": "big5hkscs",
+}
+
+# CJK characters, for language guessing and character counting.
+CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
