@@ -138,3 +138,18 @@ def _form_is_noise(form: lxml.html.HtmlElement, options: ExtractOptions) -> bool
 
 def block_tags() -> frozenset[str]:
     return BLOCK_LEVEL_TAGS
+
+
+# Magic numbers of binary formats often served as text/html by mistake.
+_BINARY_MAGIC = (b"%PDF", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b", b"RIFF",
+                 b"\x00\x00\x01\x00", b"OggS", b"ID3", b"\x7fELF")
+
+
+def looks_binary(data: bytes, sample_bytes: int = 1024) -> bool:
+    """True for bytes that are not a text page (known magic number, or NULs in the head)."""
+    head = data[:sample_bytes]
+    if head.startswith(_BINARY_MAGIC):
+        return True
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return False   # UTF-16 BOM: NULs are expected
+    return head.count(b"\x00") > len(head) // 20

@@ -84,3 +84,10 @@ CHARSET_ALIASES = {
 
 # CJK characters, for language guessing and character counting.
 CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+# Blocks inside the chosen content that the anchor rules may prune.
+PRUNABLE_BLOCK_TAGS = frozenset({"div", "ul", "ol", "dl", "table", "section", "p", "span", "td",
+                                 "tr", "tbody", "li", "header", "center", "font"})
+# Siblings of the best node that may belong to the article.
+SIBLING_CONTENT_TAGS = frozenset({"p", "div", "section", "h2", "h3", "h4", "h5", "h6", "ul", "ol",
+                                  "blockquote", "table", "figure", "pre", "dl", "center", "font"})

@@ -1,0 +1,34 @@
+"""Anchor-block rules: is a block link navigation? (DEVELOPERS.md, anchor/form rules)
+
+A block is link navigation when anchor text dominates it: more than
+``nav_min_links`` links and a non-anchor/anchor text ratio below
+``nav_text_ratio``. It is kept, whatever its links, when it has a run of more
+than ``nav_keep_run_chars`` non-anchor characters, more than
+``nav_keep_long_chars`` non-anchor characters with fewer than
+``nav_keep_max_links`` links, or more than ``nav_keep_dominant_chars``
+non-anchor characters exceeding its anchor characters. Thresholds come from the
+source paper and live in :class:`~newscrawl.extract.options.ExtractOptions`.
+"""
+from __future__ import annotations
+
+from .density import NodeStats
+from .options import ExtractOptions
+
+
+def has_prose(stats: NodeStats, options: ExtractOptions) -> bool:
+    """The keep-exceptions of the anchor rule: the block carries real text."""
+    plain = stats.plain_chars
+    if stats.longest_plain_run > options.nav_keep_run_chars:
+        return True
+    if plain > options.nav_keep_long_chars and stats.link_tags < options.nav_keep_max_links:
+        return True
+    return plain > options.nav_keep_dominant_chars and plain > stats.link_chars
+
+
+def is_link_navigation(stats: NodeStats, options: ExtractOptions) -> bool:
+    """True when the block is a menu, a link list or a related-links box."""
+    if stats.link_tags <= options.nav_min_links or stats.link_chars == 0:
+        return False
+    if has_prose(stats, options):
+        return False
+    return stats.plain_chars / stats.link_chars < options.nav_text_ratio

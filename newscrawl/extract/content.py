@@ -1,0 +1,103 @@
+"""Choose the article's content node by the density score, gather, then prune.
+
+1. score every container with the density formula (density.py) and take the best;
+2. gather the best node's siblings that carry article prose (the published
+   algorithm alone often returns one block of a longer article);
+3. prune, inside what was gathered, link navigation by the anchor rules
+   (blocks.py) and link-dense boilerplate blocks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .blocks import has_prose, is_link_navigation
+from .density import DensityTable, guarded_log
+from .options import ExtractOptions
+from .patterns import CONTAINER_TAGS, PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS
+
+
+@dataclass
+class ContentChoice:
+    nodes: list            # the chosen element and the gathered siblings, in document order
+    best: int              # index of the best-scoring element in the table
+    best_score: float
+    removed_blocks: int    # blocks pruned inside the chosen nodes
+
+
+def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, float]:
+    """Index and score of the container with the highest density score (-1 when none)."""
+    log_sd = guarded_log(table.standard_deviation())
+    best, best_score = -1, 0.0
+    text, link_text = table.text, table.link_text
+    minimum = options.min_candidate_chars
+    for i, element in enumerate(table.elements):
+        if text[i] - link_text[i] < minimum or element.tag not in CONTAINER_TAGS:
+            continue
+        score = table.score(i, log_sd)
+        if score > best_score:
+            best, best_score = i, score
+    return best, best_score
+
+
+def _is_article_sibling(table: DensityTable, i: int, best_score: float, log_sd: float,
+                        options: ExtractOptions) -> bool:
+    element = table.elements[i]
+    if element.tag not in SIBLING_CONTENT_TAGS:
+        return False
+    stats = table.stats(i)
+    if stats.plain_chars == 0 or is_link_navigation(stats, options):
+        return False
+    if stats.link_density > options.sibling_max_link_density:
+        return False
+    if table.score(i, log_sd) >= options.sibling_min_score_share * best_score:
+        return True
+    return (stats.plain_chars >= options.sibling_min_chars and stats.punctuation >= 1) or has_prose(stats, options)
+
+
+def gather_siblings(table: DensityTable, best: int, best_score: float,
+                    options: ExtractOptions) -> list:
+    """The best node plus its siblings that carry article prose, in order."""
+    node = table.elements[best]
+    parent = node.getparent()
+    if parent is None or parent.tag in ("html",):
+        return [node]
+    log_sd = guarded_log(table.standard_deviation())
+    chosen = []
+    for sibling in parent.iterchildren():
+        if sibling is node:
+            chosen.append(sibling)
+            continue
+        position = table.position.get(sibling)
+        if position is not None and _is_article_sibling(table, position, best_score, log_sd, options):
+            chosen.append(sibling)
+    return chosen
+
+
+def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> int:
+    """Drop link navigation blocks inside the chosen nodes; return how many."""
+    doomed = []
+    for node in nodes:
+        start = table.position.get(node)
+        if start is None:
+            continue
+        end = start + table.tags[start]
+        i = start + 1
+        while i <= end:
+            element = table.elements[i]
+            if element.tag in PRUNABLE_BLOCK_TAGS and is_link_navigation(table.stats(i), options):
+                doomed.append(element)
+                i += table.tags[i] + 1   # skip its descendants
+                continue
+            i += 1
+    for element in doomed:
+        element.drop_tree()
+    return len(doomed)
+
+
+def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoice | None:
+    best, best_score = find_best_node(table, options)
+    if best < 0:
+        return None
+    nodes = gather_siblings(table, best, best_score, options)
+    removed = prune_blocks(table, nodes, options)
+    return ContentChoice(nodes, best, best_score, removed)

@@ -1,0 +1,89 @@
+"""``extract``: the recipe, step by step."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from .authors import find_authors
+from .confidence import declares_article, score_article, weighted_length
+from .content import choose_content
+from .dates import find_published
+from .density import DensityTable
+from .dom import clean_tree, decode_html, looks_binary, parse_html
+from .language import guess_language
+from .metadata import PageMeta, read_page_meta
+from .options import ExtractOptions, make_options
+from .output import render_html, render_text
+from .result import ExtractResult
+from .title import find_title
+
+
+def _no_article(url, reason: str, title=None, published=None, lang=None, page: PageMeta | None = None,
+                authors=()) -> ExtractResult:
+    return ExtractResult(url=url, title=title, published=published, text="", html="", lang=lang,
+                         score=0.0, reason=reason, authors=tuple(authors),
+                         canonical_url=page.canonical if page else None,
+                         og_type=page.first("og:type") if page else None,
+                         schema_types=tuple(page.jsonld_types()) if page else ())
+
+
+def _decode(html: str | bytes, encoding: str | None) -> str | None:
+    if isinstance(html, (bytes, bytearray, memoryview)):
+        data = bytes(html)
+        if looks_binary(data):
+            return None
+        return decode_html(data, encoding)
+    return html
+
+
+def extract(html: str | bytes, url: str | None = None, *, encoding: str | None = None,
+            fetched_at: datetime | None = None, **options) -> ExtractResult:
+    """Extract the article of one page (str, or bytes decoded like a browser does).
+
+    Never raises for a page that is not an article: the result's ``reason`` says why.
+    Unknown option names raise ``TypeError``.
+    """
+    opts: ExtractOptions = make_options(**options)
+    if html is None or len(html) == 0:
+        return _no_article(url, "empty_input")
+    if len(html) > opts.max_input_chars:
+        return _no_article(url, "too_large")
+    text_html = _decode(html, encoding)
+    if text_html is None:
+        return _no_article(url, "not_html")
+    root = parse_html(text_html)
+    if root is None:
+        return _no_article(url, "no_body")
+
+    page = read_page_meta(root)
+    title = find_title(root, page)
+    published = find_published(root, page, url, fetched_at)
+    authors = find_authors(root, page)
+
+    clean_tree(root, opts)
+    table = DensityTable(root)
+    if len(table.elements) > opts.max_elements:
+        return _no_article(url, "too_large", title, published, page.lang, page, authors)
+    choice = choose_content(table, opts)
+    if choice is None:
+        return _no_article(url, "no_body", title, published, page.lang, page, authors)
+
+    text = render_text(choice.nodes)
+    lang = page.lang or guess_language(text)
+    best = table.stats(choice.best)
+    link_density = best.link_density
+    if weighted_length(text, opts) < opts.min_article_chars:
+        return _no_article(url, "too_short", title, published, lang, page, authors)
+    if link_density > opts.max_article_link_density:
+        return _no_article(url, "link_page", title, published, lang, page, authors)
+
+    og_type = page.first("og:type")
+    schema_types = tuple(page.jsonld_types())
+    score = score_article(text, link_density, published is not None,
+                          declares_article(og_type, schema_types), opts)
+    return ExtractResult(
+        url=url, title=title, published=published, text=text,
+        html=render_html(choice.nodes, page.canonical and url or url),
+        lang=lang, score=score, reason=None, authors=tuple(authors),
+        canonical_url=page.canonical, og_type=og_type, schema_types=schema_types,
+        link_density=round(link_density, 4),
+    )

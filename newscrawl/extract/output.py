@@ -1,0 +1,96 @@
+"""Turn the chosen content nodes into plain text and into clean HTML."""
+from __future__ import annotations
+
+import copy
+from urllib.parse import urljoin
+
+import lxml.etree
+import lxml.html
+
+from .patterns import BLOCK_LEVEL_TAGS, KEPT_ATTRIBUTES, KEPT_HTML_TAGS, LAZY_IMAGE_ATTRIBUTES
+
+
+def render_text(nodes: list) -> str:
+    """Main text: one paragraph per line; headings and list items on their own lines."""
+    parts: list[str] = []
+    append = parts.append
+    for node in nodes:
+        append("\n")
+        for event, element in lxml.etree.iterwalk(node, events=("start", "end")):
+            tag = element.tag
+            if event == "start":
+                if tag in BLOCK_LEVEL_TAGS:
+                    append("\n")
+                if element.text:
+                    append(element.text)
+            else:
+                if tag in BLOCK_LEVEL_TAGS:
+                    append("\n")
+                if element is not node and element.tail:
+                    append(element.tail)
+    lines = (" ".join(line.split()) for line in "".join(parts).split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def _absolute(base_url: str | None, value: str) -> str:
+    value = value.strip()
+    if not base_url:
+        return value
+    try:
+        return urljoin(base_url, value)
+    except ValueError:
+        return value
+
+
+def _clean_attributes(element, base_url: str | None) -> None:
+    tag = element.tag
+    if tag == "img" and not element.get("src"):
+        for lazy in LAZY_IMAGE_ATTRIBUTES:
+            if element.get(lazy):
+                element.set("src", element.get(lazy))
+                break
+    kept = KEPT_ATTRIBUTES.get(tag, ())
+    for name in list(element.attrib):
+        if name not in kept:
+            del element.attrib[name]
+    for name in ("href", "src"):
+        value = element.get(name)
+        if value is not None:
+            if value.strip().lower().startswith(("javascript:", "data:", "vbscript:")):
+                del element.attrib[name]
+            else:
+                element.set(name, _absolute(base_url, value))
+
+
+def _holds_only_inline(element) -> bool:
+    if not (element.text or "").strip() and len(element) == 0:
+        return False
+    return all(child.tag not in BLOCK_LEVEL_TAGS or child.tag == "br" for child in element)
+
+
+def render_html(nodes: list, base_url: str | None = None) -> str:
+    """The content as clean HTML: structural tags only, safe attributes, absolute links."""
+    if not nodes:
+        return ""
+    wrapper = lxml.html.Element("div")
+    for node in nodes:
+        wrapper.append(copy.deepcopy(node))
+    for child in wrapper:
+        child.tail = None
+    unwanted = set()
+    for element in wrapper.iter(lxml.etree.Element):
+        tag = element.tag
+        if tag == "h1":
+            element.tag = "h2"
+        elif tag in BLOCK_LEVEL_TAGS and tag not in KEPT_HTML_TAGS and element is not wrapper:
+            if _holds_only_inline(element):
+                element.tag = "p"   # a text block written as <div>: keep it a paragraph
+        if element.tag not in KEPT_HTML_TAGS and element is not wrapper:
+            unwanted.add(element.tag)
+        _clean_attributes(element, base_url)
+    if unwanted:
+        lxml.etree.strip_tags(wrapper, *unwanted)
+    for element in list(wrapper.iter("p", "li", "a", "figure", "figcaption")):
+        if not element.text_content().strip() and element.find(".//img") is None and element.tag != "a":
+            element.drop_tree()
+    return lxml.html.tostring(wrapper, encoding="unicode", method="html")
