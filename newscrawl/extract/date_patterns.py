@@ -1,0 +1,218 @@
+"""Vocabularies of the publish-date search: meta keys, labels, month names, regexes.
+
+Compiled once at import; ``dates.py`` only uses them. Lists are ordered from
+specific to generic: the first source that yields a valid date wins.
+"""
+from __future__ import annotations
+
+import re
+
+# JSON-LD keys holding the publish date, best first.
+JSONLD_PUBLISHED_KEYS = ("datePublished", "dateCreated", "uploadDate", "pubDate")
+# JSON-LD keys of a later edit: used only when nothing names the publish date.
+JSONLD_MODIFIED_KEYS = ("dateModified",)
+
+# Meta tag keys (lowercased name/property/itemprop/http-equiv) naming the publish date, best first.
+META_PUBLISHED_KEYS = (
+    "article:published_time",        # Open Graph article (most news CMSs)
+    "og:published_time",             # Open Graph variant
+    "article:published",             # WordPress plugins
+    "datepublished",                 # schema.org microdata in <meta itemprop>
+    "publishdate",                   # many CMSs
+    "publish-date",                  # variant
+    "publish_date",                  # variant
+    "pubdate",                       # NYT, Chinese portals ("PubDate")
+    "firstpublishedtime",            # qq.com / 163
+    "apub:time",                     # sina
+    "article.published",             # variant
+    "article_date_original",         # older CMSs
+    "original-publish-date",         # variant
+    "cxenseparse:recs:publishtime",  # cXense
+    "parsely-pub-date",              # Parse.ly
+    "sailthru.date",                 # Sailthru
+    "dc.date.issued",                # Dublin Core
+    "dcterms.issued",                # Dublin Core terms
+    "dc.date.created",               # Dublin Core
+    "dcterms.created",               # Dublin Core terms
+    "dc.date",                       # Dublin Core, generic
+    "date",                          # generic <meta name="date">
+    "created",                       # generic
+    "pub_date",                      # variant
+    "publication_date",              # variant
+    "release_date",                  # variant
+    "datecreated",                   # microdata
+    "og:article:published_time",     # rare prefix form
+    "citation_publication_date",     # scholarly pages
+    "citation_date",                 # scholarly pages
+    "weibo: article:create_at",      # weibo share meta
+    "bt:pubdate",                    # variant
+)
+# Meta keys of a later edit, used after every publish source (and the URL) failed.
+META_MODIFIED_KEYS = (
+    "article:modified_time",
+    "og:updated_time",
+    "datemodified",
+    "dateupdate",
+    "lastmod",
+    "last-modified",
+    "dc.date.modified",
+    "dcterms.modified",
+)
+
+# Element attributes holding a machine-readable publish date.
+ATTRIBUTE_DATE_KEYS = ("datetime", "content", "data-publishtime", "data-ptime", "data-time",
+                       "data-date", "data-published", "title")
+
+# XPath of elements that mark the publish date explicitly (schema.org, HTML5, hAtom), best first.
+MARKED_DATE_XPATH = (
+    "//*[@itemprop='datePublished' or @itemprop='dateCreated']"
+    "[not(self::meta)]"
+    "|//time[@pubdate]"
+    "|//*[contains(concat(' ', normalize-space(@class), ' '), ' published ')]"
+    "|//abbr[contains(@class,'published')]"
+)
+# Elements carrying the page's publish time in a data attribute (163 "data-ptime").
+DATA_ATTRIBUTE_XPATH = "//*[@data-ptime or @data-publishtime or @data-pubtime][position() < 4]"
+# <time datetime> elements, in document order (the first is usually the byline).
+TIME_XPATH = "//time[@datetime]"
+# Elements whose class/id names a date or byline (checked again with DATE_CLASS_RE).
+DATE_CLASS_XPATH = (
+    "//*[contains(@class,'date') or contains(@class,'Date') or contains(@class,'time')"
+    " or contains(@class,'Time') or contains(@id,'date') or contains(@id,'Date')"
+    " or contains(@id,'time') or contains(@id,'Time') or contains(@class,'byline')"
+    " or contains(@class,'info') or contains(@class,'meta') or contains(@class,'source')"
+    " or contains(@class,'pub') or contains(@id,'pub') or contains(@id,'info')]"
+)
+# The class/id tokens of those elements that really name a date or byline box.
+DATE_CLASS_RE = re.compile(
+    r"date|time(?!line)|pub|byline|dateline|(?:art|article|post|news|entry|info|detail)[-_]?(?:info|meta|source|attr)"
+    r"|^info$|^meta$|^source$",
+    re.I,
+)
+# Class/id tokens of blocks whose dates are not the page's (comments, related lists).
+NOT_ARTICLE_CLASS_RE = re.compile(r"comment|reply|related|recommend|list|hot|rank|footer|sidebar|tie-|cmt", re.I)
+
+# Text of the elements whose date is not the publish date (copyright, updates, comments).
+NOT_PUBLISH_CONTEXT_RE = re.compile(
+    r"(?:©|copyright|\(c\)|版权|備案|备案|ICP|updated?|modified|last\s+edit|更新|修改|修订|"
+    r"actualiza|atualiza|mis\s+à\s+jour|обновлен|更新日|изменен)\W{0,3}$",
+    re.I,
+)
+# Labels just before a date that name it the publish date.
+PUBLISH_LABEL_RE = re.compile(
+    r"(?:发布|發布|发表|發表|发稿|出版|刊发|刊登|上传|录入|添加|更新于|时间|時間|日期|"
+    r"published|posted|publicado|publicada|publié|publiée|опубликовано|дата|公開|掲載|配信|نشر)"
+    r"[^\n\d]{0,12}$",
+    re.I,
+)
+
+# Month names of many languages -> month number (lowercase, accents kept).
+MONTH_NAMES: dict[str, int] = {}
+
+
+def _add_months(*names_by_month: str) -> None:
+    for month, names in enumerate(names_by_month, start=1):
+        for name in names.split():
+            MONTH_NAMES[name] = month
+
+
+# English
+_add_months("january jan", "february feb", "march mar", "april apr", "may", "june jun",
+            "july jul", "august aug", "september sep sept", "october oct", "november nov",
+            "december dec")
+# Spanish
+_add_months("enero ene", "febrero", "marzo", "abril abr", "mayo", "junio", "julio",
+            "agosto ago", "septiembre setiembre", "octubre", "noviembre", "diciembre dic")
+# Portuguese
+_add_months("janeiro", "fevereiro fev", "março marco", "abril", "maio mai", "junho",
+            "julho", "agosto", "setembro set", "outubro out", "novembro", "dezembro dez")
+# French
+_add_months("janvier janv", "février fevrier févr fevr", "mars", "avril avr", "mai", "juin",
+            "juillet juil", "août aout", "septembre", "octobre", "novembre", "décembre decembre déc")
+# German
+_add_months("januar jänner", "februar", "märz maerz", "april", "mai", "juni", "juli", "august",
+            "september", "oktober okt", "november", "dezember dez")
+# Italian
+_add_months("gennaio gen", "febbraio", "marzo", "aprile", "maggio mag", "giugno giu", "luglio lug",
+            "agosto", "settembre", "ottobre ott", "novembre", "dicembre")
+# Dutch
+_add_months("januari", "februari", "maart mrt", "april", "mei", "juni", "juli", "augustus",
+            "september", "oktober", "november", "december")
+# Russian (nominative and genitive)
+_add_months("январь января янв", "февраль февраля фев", "март марта мар", "апрель апреля апр",
+            "май мая", "июнь июня июн", "июль июля июл", "август августа авг",
+            "сентябрь сентября сен сент", "октябрь октября окт", "ноябрь ноября ноя",
+            "декабрь декабря дек")
+# Ukrainian (nominative and genitive)
+_add_months("січень січня", "лютий лютого", "березень березня", "квітень квітня", "травень травня",
+            "червень червня", "липень липня", "серпень серпня", "вересень вересня",
+            "жовтень жовтня", "листопад листопада", "грудень грудня")
+# Turkish
+_add_months("ocak", "şubat subat", "mart", "nisan", "mayıs mayis", "haziran", "temmuz",
+            "ağustos agustos", "eylül eylul", "ekim", "kasım kasim", "aralık aralik")
+# Indonesian / Malay
+_add_months("januari", "februari", "maret", "april", "mei", "juni", "juli", "agustus",
+            "september", "oktober", "november", "desember")
+# Arabic (Gregorian names of the Levant and of Egypt/Maghreb)
+_add_months("يناير كانون_الثاني", "فبراير شباط", "مارس آذار", "أبريل ابريل إبريل نيسان",
+            "مايو أيار", "يونيو يونيه حزيران", "يوليو يوليه تموز", "أغسطس اغسطس آب",
+            "سبتمبر أيلول", "أكتوبر اكتوبر تشرين_الأول", "نوفمبر تشرين_الثاني",
+            "ديسمبر كانون_الأول")
+MONTH_NAMES = {name.replace("_", " "): month for name, month in MONTH_NAMES.items()}
+
+_MONTH_ALT = "|".join(sorted((re.escape(n) for n in MONTH_NAMES), key=len, reverse=True))
+# Optional clock time after a date: "10:40", "10:40:22", "10时40分", "10h40", with AM/PM and zone.
+_TIME = (
+    r"(?:\s*(?:T|,|at|à|às|a\s+las|um|в|،|\||-|—)?\s*"
+    r"(?P<hour>[01]?\d|2[0-3])\s*(?:[:：時时hH]\s*)(?P<minute>[0-5]\d)(?:\s*[:：分]\s*(?P<second>[0-5]\d))?"
+    r"(?:[.,]\d+)?(?:\s*(?P<ampm>[AaPp]\.?[Mm]\.?))?"
+    r"(?:\s*(?P<zone>Z|[+-](?:0\d|1[0-4]):?[0-5]\d|UTC|GMT)(?![\w]))?)?"
+)
+
+# Date patterns in text, most specific first. Each names its groups year/month/day
+# (or monthname) so one reader handles them all.
+TEXT_DATE_PATTERNS = (
+    # ISO 8601 and "2018-09-02 10:40:22", "2018/9/2", "2018.09.02"
+    re.compile(r"(?<![\d.])(?P<year>(?:19|20)\d{2})\s*(?P<sep>[-/.])\s*(?P<month>1[0-2]|0?[1-9])"
+               r"\s*(?P=sep)\s*(?P<day>3[01]|[12]\d|0?[1-9])(?![\d])" + _TIME),
+    # Chinese / Japanese / Korean: "2018年09月02日 10:40", "2018年9月2日", "2018년 9월 2일"
+    re.compile(r"(?P<year>(?:19|20)\d{2})\s*[年년]\s*(?P<month>1[0-2]|0?[1-9])\s*[月월]\s*"
+               r"(?P<day>3[01]|[12]\d|0?[1-9])\s*[日号號일]?(?:\s*[（(]?[^\d\s)）]{1,4}[)）]?)?" + _TIME),
+    # Day first, month name: "2 September 2018", "2 de setembro de 2018", "2 сентября 2018 г."
+    re.compile(r"(?<![\w])(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th|er|º|\.)?\s*(?:de\s+|of\s+)?"
+               r"(?P<monthname>" + _MONTH_ALT + r")\.?,?\s*(?:de\s+|del\s+)?"
+               r"(?P<year>(?:19|20)\d{2})(?!\d)(?:\s*(?:г\.|года|г|م))?" + _TIME, re.I),
+    # Month name first: "Sep 2, 2018", "September 2nd 2018"
+    re.compile(r"(?<![\w])(?P<monthname>" + _MONTH_ALT + r")\.?\s+(?P<day>3[01]|[12]\d|0?[1-9])"
+               r"(?:st|nd|rd|th)?,?\s+(?P<year>(?:19|20)\d{2})(?!\d)" + _TIME, re.I),
+    # Day first, numeric: "02.09.2018", "2/9/2018" (order resolved with the page language)
+    re.compile(r"(?<![\d.])(?P<num1>3[01]|[12]\d|0?[1-9])\s*(?P<sep>[./-])\s*(?P<num2>3[01]|[12]\d|0?[1-9])"
+               r"\s*(?P=sep)\s*(?P<year>(?:19|20)\d{2})(?!\d)" + _TIME),
+    # Two-digit year, CJK year-first only: "18年3月8日" (unambiguous; maps to 20xx)
+    re.compile(r"(?<!\d)(?P<year2>\d{2})\s*年\s*(?P<month>1[0-2]|0?[1-9])\s*月\s*"
+               r"(?P<day>3[01]|[12]\d|0?[1-9])\s*[日号]" + _TIME),
+)
+
+# Machine-readable dates (meta, JSON-LD, datetime attributes) accept the ISO pattern,
+# compact "20180902", the CJK form and RFC 2822 ("Sun, 02 Sep 2018 10:40:00 +0800").
+COMPACT_DATE_RE = re.compile(r"^(?P<year>(?:19|20)\d{2})(?P<month>1[0-2]|0[1-9])(?P<day>3[01]|[12]\d|0[1-9])"
+                             r"(?:T?(?P<hour>[01]\d|2[0-3])(?P<minute>[0-5]\d)(?P<second>[0-5]\d)?)?$")
+# Unix timestamps in seconds or milliseconds (WeChat "var ct", JSON APIs).
+EPOCH_RE = re.compile(r"^(?P<epoch>1\d{9})(?P<millis>\d{3})?$")
+
+# Dates in URLs: /2018/09/02/, /2018-09-02/, /20180902/, /2018/0902/, _20180902, /18/0902/ is skipped.
+URL_DATE_PATTERNS = (
+    re.compile(r"(?<!\d)(?P<year>(?:19|20)\d{2})[/_-](?P<month>1[0-2]|0?[1-9])[/_-](?P<day>3[01]|[12]\d|0?[1-9])(?!\d)"),
+    re.compile(r"(?<!\d)(?P<year>(?:19|20)\d{2})[/_-]?(?P<month>1[0-2]|0[1-9])[/_-]?(?P<day>3[01]|[12]\d|0[1-9])(?!\d)"),
+)
+# A URL date with only year and month ("/2018/09/"): not a day, never used.
+
+# Page-script variables holding the publish time (WeChat "var ct", portal "var pubtime").
+SCRIPT_DATE_RE = re.compile(
+    r"""(?:\b(?:var\s+)?ct|publish_?time|pub_?time|pub_?date|publishdate|ptime|first_?publish_?time|"""
+    r"""date_?published|create_?time|release_?time|publicationdate)["']?\s*[:=]\s*(?:"|'|\b)"""
+    r"""(?P<value>1\d{9}(?:\d{3})?|(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)""",
+    re.I,
+)
+# Markers of the page footer / copyright zone: dates after them are ignored.
+FOOTER_TEXT_RE = re.compile(r"©|copyright|版权所有|版權所有|all rights reserved|ICP备|ICP證|ICP证", re.I)

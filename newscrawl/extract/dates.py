@@ -1,0 +1,387 @@
+"""Find the publish date of a page, as an ISO 8601 string.
+
+Sources, best first (issue 2): JSON-LD datePublished, publish meta tags,
+elements marked as the publish date (itemprop, data-ptime, <time datetime>),
+the byline text near the headline, date-named byline boxes, a labelled date
+in the page text ("发布时间：..."), page-script variables, the URL, and last
+the modified dates. The first source giving a plausible date wins: after 1995
+and not after the fetch time. Text is searched in bounded windows with
+compiled regexes and XPath; no element walk in Python.
+"""
+from __future__ import annotations
+
+import email.utils
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Callable, Iterator
+
+import lxml.etree
+import lxml.html
+
+from . import date_patterns as dp
+from .metadata import PageMeta
+from .options import DEFAULT_OPTIONS, ExtractOptions
+from .title import find_byline_anchor
+
+_VISIBLE_TEXT = "[not(parent::script) and not(parent::style) and not(parent::noscript)][normalize-space()]"
+_FOLLOWING_TEXT = lxml.etree.XPath("following::text()" + _VISIBLE_TEXT + "[position() <= $n]",
+                                   smart_strings=False)
+_PRECEDING_TEXT = lxml.etree.XPath("preceding::text()" + _VISIBLE_TEXT + "[position() <= $n]",
+                                   smart_strings=False)
+_BODY_TEXT = lxml.etree.XPath("//body//text()" + _VISIBLE_TEXT, smart_strings=False)
+_SCRIPT_TEXT = lxml.etree.XPath("//script[not(@src)]/text()", smart_strings=False)
+_MARKED = lxml.etree.XPath(dp.MARKED_DATE_XPATH)
+_DATA_ATTRIBUTE = lxml.etree.XPath(dp.DATA_ATTRIBUTE_XPATH)
+_TIMES = lxml.etree.XPath(dp.TIME_XPATH)
+_DATE_CLASSES = lxml.etree.XPath(dp.DATE_CLASS_XPATH)
+# Text nodes fetched around the headline (each is a short run of text).
+_WINDOW_NODES = 80
+
+
+@dataclass(frozen=True)
+class FoundDate:
+    """A calendar day with the clock time and zone offset when the page gave them."""
+    year: int
+    month: int
+    day: int
+    hour: int | None = None
+    minute: int | None = None
+    second: int | None = None
+    zone: str | None = None  # "+08:00"
+
+    def iso(self) -> str:
+        text = f"{self.year:04d}-{self.month:02d}-{self.day:02d}"
+        if self.hour is None:
+            return text
+        text += f"T{self.hour:02d}:{self.minute or 0:02d}:{self.second or 0:02d}"
+        return text + (self.zone or "")
+
+    def naive(self) -> datetime:
+        return datetime(self.year, self.month, self.day, self.hour or 0, self.minute or 0)
+
+
+@dataclass(frozen=True)
+class _Bounds:
+    earliest: datetime
+    latest: datetime
+
+    def accept(self, found: FoundDate | None) -> bool:
+        if found is None:
+            return False
+        moment = found.naive()
+        return self.earliest <= moment <= self.latest
+
+
+def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str | None,
+                   fetched_at: datetime | None = None,
+                   options: ExtractOptions = DEFAULT_OPTIONS) -> str | None:
+    """The page's publish date as ISO 8601, or None when no source gives one."""
+    bounds = _bounds(fetched_at, options)
+    lang = page.lang
+    sources: list[Callable[[], Iterator[FoundDate | None]]] = [
+        lambda: _from_jsonld(page, dp.JSONLD_PUBLISHED_KEYS, lang),
+        lambda: _from_meta(page, dp.META_PUBLISHED_KEYS, lang),
+    ]
+    if root is not None:
+        sources += [
+            lambda: _from_marked_elements(root, lang),
+            lambda: _from_byline(root, page, lang, bounds, options),
+            lambda: _from_date_classes(root, lang, bounds, options),
+            lambda: _from_labelled_text(root, lang, bounds, options),
+            lambda: _from_scripts(root),
+        ]
+    sources += [
+        lambda: _from_url(url),
+        lambda: _from_jsonld(page, dp.JSONLD_MODIFIED_KEYS, lang),
+        lambda: _from_meta(page, dp.META_MODIFIED_KEYS, lang),
+    ]
+    for source in sources:
+        for found in source():
+            if bounds.accept(found):
+                return found.iso()
+    return None
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def parse_date(value: str | None, lang: str | None = None) -> FoundDate | None:
+    """Read one machine-written or displayed date (meta content, datetime attribute)."""
+    if not value:
+        return None
+    value = value.strip()
+    if not value:
+        return None
+    match = dp.EPOCH_RE.match(value)
+    if match:
+        return _from_epoch(int(match.group("epoch")))
+    match = dp.COMPACT_DATE_RE.match(value)
+    if match:
+        return _build(match.groupdict())
+    for _, _, found in iter_text_dates(value[:200], lang):
+        return found
+    return _from_rfc2822(value)
+
+
+def iter_text_dates(text: str, lang: str | None = None) -> list[tuple[int, int, FoundDate]]:
+    """Every date written in ``text`` as (start, end, date), in text order, no overlaps."""
+    found: list[tuple[int, int, FoundDate]] = []
+    taken: list[tuple[int, int]] = []
+    for pattern in dp.TEXT_DATE_PATTERNS:
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if any(start < e and s < end for s, e in taken):
+                continue
+            date = _build(match.groupdict(), lang)
+            if date is None:
+                continue
+            taken.append((start, end))
+            found.append((start, end, date))
+    found.sort(key=lambda item: item[0])
+    return found
+
+
+def _build(groups: dict, lang: str | None = None) -> FoundDate | None:
+    """A FoundDate from regex groups (year/year2, month/monthname or first/second, day, time)."""
+    try:
+        if groups.get("year2"):
+            year = 2000 + int(groups["year2"])
+        else:
+            year = int(groups["year"])
+        if groups.get("monthname"):
+            month = dp.MONTH_NAMES.get(groups["monthname"].lower().rstrip("."))
+            day = int(groups["day"])
+        elif groups.get("num1"):
+            month, day = _order_numeric(int(groups["num1"]), int(groups["num2"]),
+                                        groups.get("sep"), lang)
+        else:
+            month, day = int(groups["month"]), int(groups["day"])
+        if not month:
+            return None
+        datetime(year, month, day)
+    except (TypeError, ValueError):
+        return None
+    hour = groups.get("hour")
+    if hour is None:
+        return FoundDate(year, month, day)
+    hour = int(hour)
+    ampm = (groups.get("ampm") or "").lower().replace(".", "")
+    if ampm == "pm" and hour < 12:
+        hour += 12
+    elif ampm == "am" and hour == 12:
+        hour = 0
+    second = groups.get("second")
+    return FoundDate(year, month, day, hour, int(groups["minute"]),
+                     int(second) if second else None, _zone(groups.get("zone")))
+
+
+def _order_numeric(first: int, second: int, sep: str | None, lang: str | None) -> tuple[int, int]:
+    """Month and day of "a/b/yyyy": whichever cannot be a month is the day; else by usage.
+
+    The US writes month first with slashes; most other places day first.
+    """
+    if first > 12:
+        return second, first
+    if second > 12:
+        return first, second
+    if sep == "/" and (lang or "en") == "en":
+        return first, second
+    return second, first
+
+
+def _zone(text: str | None) -> str | None:
+    if not text:
+        return None
+    text = text.upper()
+    if text in ("Z", "UTC", "GMT"):
+        return "+00:00"
+    digits = text[1:].replace(":", "")
+    return f"{text[0]}{digits[:2]}:{digits[2:4]}"
+
+
+def _from_epoch(seconds: int) -> FoundDate | None:
+    try:
+        moment = datetime.fromtimestamp(seconds, tz=timezone(timedelta(hours=8)))
+    except (OverflowError, OSError, ValueError):
+        return None
+    return FoundDate(moment.year, moment.month, moment.day, moment.hour, moment.minute,
+                     moment.second, "+08:00")
+
+
+def _from_rfc2822(value: str) -> FoundDate | None:
+    try:
+        parts = email.utils.parsedate_tz(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if not parts or not parts[0]:
+        return None
+    year, month, day, hour, minute, second, *_rest, offset = parts
+    zone = None
+    if offset is not None:
+        sign = "+" if offset >= 0 else "-"
+        zone = f"{sign}{abs(offset) // 3600:02d}:{abs(offset) % 3600 // 60:02d}"
+    try:
+        datetime(year, month, day)
+    except ValueError:
+        return None
+    return FoundDate(year, month, day, hour, minute, second, zone)
+
+
+def _bounds(fetched_at: datetime | None, options: ExtractOptions) -> _Bounds:
+    latest = fetched_at or datetime.now()
+    if latest.tzinfo is not None:
+        latest = latest.astimezone(timezone.utc).replace(tzinfo=None)
+    return _Bounds(datetime(options.date_min_year, 1, 1),
+                   latest + timedelta(hours=options.date_future_slack_hours))
+
+
+# --------------------------------------------------------------------------- sources
+
+
+def _from_jsonld(page: PageMeta, keys: tuple[str, ...], lang: str | None) -> Iterator[FoundDate | None]:
+    """JSON-LD dates, article-typed objects first."""
+    objects = sorted(page.jsonld, key=lambda obj: 0 if _is_article_object(obj) else 1)
+    for key in keys:
+        for obj in objects:
+            value = obj.get(key)
+            if isinstance(value, str):
+                yield parse_date(value, lang)
+
+
+def _is_article_object(obj: dict) -> bool:
+    kind = obj.get("@type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return any(isinstance(k, str) and ("Article" in k or "Posting" in k or "Report" in k) for k in kinds)
+
+
+def _from_meta(page: PageMeta, keys: tuple[str, ...], lang: str | None) -> Iterator[FoundDate | None]:
+    for key in keys:
+        for value in page.meta.get(key, ()):
+            yield parse_date(value, lang)
+
+
+def _from_marked_elements(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[FoundDate | None]:
+    """itemprop=datePublished, data-ptime, <time pubdate>, class "published", then <time datetime>."""
+    for element in [*_MARKED(root), *_DATA_ATTRIBUTE(root)]:
+        yield _element_date(element, lang)
+    for element in _TIMES(root)[:10]:
+        if not _in_foreign_block(element):
+            yield _element_date(element, lang)
+
+
+def _element_date(element: lxml.html.HtmlElement, lang: str | None) -> FoundDate | None:
+    for key in dp.ATTRIBUTE_DATE_KEYS:
+        found = parse_date(element.get(key), lang)
+        if found is not None:
+            return found
+    for key, value in element.attrib.items():
+        if key.startswith("data-") and ("time" in key or "date" in key):
+            found = parse_date(value, lang)
+            if found is not None:
+                return found
+    return parse_date(" ".join(element.text_content().split())[:200], lang)
+
+
+def _in_foreign_block(element: lxml.html.HtmlElement, depth: int = 8) -> bool:
+    """True inside a comment, related-links or footer block (its dates are not the page's)."""
+    node = element
+    for _ in range(depth):
+        node = node.getparent()
+        if node is None:
+            return False
+        if node.tag in ("footer", "aside", "nav", "li"):
+            return True
+        names = f"{node.get('class', '')} {node.get('id', '')}"
+        if names.strip() and dp.NOT_ARTICLE_CLASS_RE.search(names):
+            return True
+    return False
+
+
+def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: _Bounds,
+                 options: ExtractOptions) -> Iterator[FoundDate | None]:
+    """The date next to the headline: a labelled one first, else the first one after it."""
+    headline = find_byline_anchor(root, page)
+    if headline is None:
+        return
+    after = _window(_FOLLOWING_TEXT(headline, n=_WINDOW_NODES), options.date_after_headline_chars)
+    before = _window(reversed(_PRECEDING_TEXT(headline, n=_WINDOW_NODES // 4)),
+                     options.date_before_headline_chars, from_end=True)
+    yield from _pick_in_text(after, lang, bounds)
+    yield from _pick_in_text(before, lang, bounds, last=True)
+
+
+def _window(texts, limit: int, from_end: bool = False) -> str:
+    parts = [" ".join(t.split()) for t in texts]
+    text = "\n".join(p for p in parts if p)
+    return text[-limit:] if from_end else text[:limit]
+
+
+def _pick_in_text(text: str, lang: str | None, bounds: _Bounds, last: bool = False,
+                  labelled_only: bool = False) -> Iterator[FoundDate]:
+    """Dates of a text window: labelled publish dates first, then the others in order.
+
+    Dates right after an "updated"/copyright label are skipped, and so is
+    everything after a copyright line.
+    """
+    footer = dp.FOOTER_TEXT_RE.search(text)
+    if footer:
+        text = text[:footer.start()]
+    labelled, plain = [], []
+    for start, _end, found in iter_text_dates(text, lang):
+        if not bounds.accept(found):
+            continue
+        context = text[max(0, start - 16):start]
+        if dp.NOT_PUBLISH_CONTEXT_RE.search(context):
+            continue
+        (labelled if dp.PUBLISH_LABEL_RE.search(context) else plain).append(found)
+    if last:
+        labelled.reverse()
+        plain.reverse()
+    yield from labelled
+    if not labelled_only:
+        yield from plain
+
+
+def _from_date_classes(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
+                       options: ExtractOptions) -> Iterator[FoundDate]:
+    """Byline boxes named date/time/pubtime/info..., outside comments and link lists."""
+    seen = 0
+    for element in _DATE_CLASSES(root):
+        names = f"{element.get('class', '')} {element.get('id', '')}"
+        if not dp.DATE_CLASS_RE.search(names) or dp.NOT_ARTICLE_CLASS_RE.search(names):
+            continue
+        seen += 1
+        if seen > options.date_max_class_elements:
+            return
+        if _in_foreign_block(element):
+            continue
+        text = " ".join(element.text_content().split())[:300]
+        yield from _pick_in_text(text, lang, bounds)
+
+
+def _from_labelled_text(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
+                        options: ExtractOptions) -> Iterator[FoundDate]:
+    """A date labelled as the publish date anywhere in the page text (bounded)."""
+    texts = []
+    size = 0
+    for text in _BODY_TEXT(root):
+        texts.append(" ".join(text.split()))
+        size += len(texts[-1]) + 1
+        if size > options.date_text_scan_chars:
+            break
+    yield from _pick_in_text("\n".join(texts), lang, bounds, labelled_only=True)
+
+
+def _from_scripts(root: lxml.html.HtmlElement) -> Iterator[FoundDate | None]:
+    """Publish-time variables of inline scripts (WeChat "var ct", "pubtime")."""
+    for script in _SCRIPT_TEXT(root):
+        for match in dp.SCRIPT_DATE_RE.finditer(script):
+            yield parse_date(match.group("value"))
+
+
+def _from_url(url: str | None) -> Iterator[FoundDate | None]:
+    if not url:
+        return
+    for pattern in dp.URL_DATE_PATTERNS:
+        for match in pattern.finditer(url):
+            yield _build(match.groupdict())

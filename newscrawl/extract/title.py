@@ -1,0 +1,229 @@
+"""Find the article's title: the headline shown on the page, never the site name.
+
+Order (issue 2): an h1/h2 or class/id "title"/"headline" element whose text
+matches the start of ``<title>`` (or of og:title / JSON-LD headline), then
+og:title / twitter:title / JSON-LD headline, then ``<title>`` without its
+site-name part. Site names come from og:site_name, application-name and the
+JSON-LD publisher.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import lxml.html
+
+from .metadata import PageMeta
+from .options import DEFAULT_OPTIONS, ExtractOptions
+
+# Headline candidates in document order: h1/h2 and elements whose class/id says title/headline.
+_HEADLINE_XPATH = (
+    "//h1|//h2|//*[not(self::html) and not(self::body) and not(self::title) and not(self::meta)"
+    " and (contains(@class,'title') or contains(@class,'Title') or contains(@class,'headline')"
+    " or contains(@class,'Headline') or contains(@id,'title') or contains(@id,'Title')"
+    " or contains(@id,'headline') or @itemprop='headline')]"
+)
+# Separators between the headline and site/channel names inside <title>.
+_TITLE_SEPARATOR_RE = re.compile(
+    r"\s+[-–—|·•»:/]\s+|\s*[_|｜┃»«]\s*|\s*--+\s*|\s*-\s*(?=[\u3000-\u9fff\uff00-\uffef])"
+    r"|(?<=[\u3000-\u9fff\uff00-\uffef])\s*-\s*"
+)
+# Words that make a short <title> part a site or channel name ("网易新闻", "BBC News").
+_SITE_WORD_RE = re.compile(
+    r"(?:网|網|新闻|新聞|频道|頻道|日报|日報|晚报|时报|在线|官网|首页|论坛|博客|"
+    r"\bnews\b|\btimes\b|\bpost\b|\bdaily\b|\btv\b|\bonline\b|\bmagazine\b|\bherald\b|"
+    r"\btribune\b|\bjournal\b|\bgazette\b|\bblog\b|\.com\b|\.cn\b|\.net\b|\.org\b)",
+    re.I,
+)
+# JSON-LD types whose headline/name is an article title.
+_ARTICLE_TYPE_RE = re.compile(r"Article|Posting|Report|NewsArticle|Blog", re.I)
+# Trailing truncation marks of on-page headlines ("...无敌免...").
+_ELLIPSIS_RE = re.compile(r"(?:\.\.\.|…)+$")
+_CJK_SPACE_RE = re.compile(r"(?<=[\u3000-\u9fff\uff00-\uffef]) | (?=[\u3000-\u9fff\uff00-\uffef])")
+_QUOTES = "\"'“”‘’「」『』《》【】«»"
+
+
+def find_title(root: lxml.html.HtmlElement | None, page: PageMeta,
+               options: ExtractOptions = DEFAULT_OPTIONS) -> str | None:
+    """The page's headline, or None when the page names none."""
+    site_names = site_names_of(page)
+    references = _reference_titles(page, site_names, options)
+    if root is not None:
+        headline = find_headline_element(root, page, options, references=references)
+        if headline is not None:
+            return _clean_text(headline.text_content())
+    for reference in references:
+        if not _is_site_name(reference, site_names):
+            return reference
+    if root is not None:
+        for h1 in root.iter("h1"):
+            text = _clean_text(h1.text_content())
+            if len(text) >= options.title_min_chars and not _is_site_name(text, site_names):
+                return text
+    return None
+
+
+def find_headline_element(root: lxml.html.HtmlElement, page: PageMeta,
+                          options: ExtractOptions = DEFAULT_OPTIONS,
+                          references: list[str] | None = None) -> lxml.html.HtmlElement | None:
+    """The element showing the headline: h1 first, then h2 and class/id title elements.
+
+    An element counts when its text matches one of the page's own titles
+    (<title>, og:title, JSON-LD headline, site names removed).
+    """
+    if references is None:
+        references = _reference_titles(page, site_names_of(page), options)
+    keys = [normalize_title(r) for r in references]
+    keys = [k for k in keys if k]
+    if not keys:
+        return None
+    site_keys = {normalize_title(n) for n in site_names_of(page)}
+    candidates = root.xpath(_HEADLINE_XPATH)[: options.title_max_candidates]
+    ranked = sorted(enumerate(candidates), key=lambda item: (_tag_rank(item[1].tag), item[0]))
+    for _, element in ranked:
+        text = normalize_title(element.text_content())
+        if len(text) < options.title_min_chars or text in site_keys or len(text) > 400:
+            continue
+        if any(_matches(text, key, options) for key in keys):
+            return element
+    return None
+
+
+def find_byline_anchor(root: lxml.html.HtmlElement, page: PageMeta,
+                       options: ExtractOptions = DEFAULT_OPTIONS) -> lxml.html.HtmlElement | None:
+    """The headline element, else the first h1: the byline (date, authors) sits next to it."""
+    headline = find_headline_element(root, page, options)
+    return headline if headline is not None else first_h1(root)
+
+
+def first_h1(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement | None:
+    """The first h1 with text (the byline usually follows it)."""
+    for h1 in root.iter("h1"):
+        if _clean_text(h1.text_content()):
+            return h1
+    return None
+
+
+def site_names_of(page: PageMeta) -> list[str]:
+    """Names the page gives its site (og:site_name, application-name, publisher)."""
+    names = []
+    for key in ("og:site_name", "application-name", "apple-mobile-web-app-title",
+                "twitter:site", "al:android:app_name", "al:ios:app_name", "publisher"):
+        for value in page.meta.get(key, ()):
+            value = _clean_text(value).lstrip("@")
+            if value:
+                names.append(value)
+    for obj in page.jsonld:
+        publisher = obj.get("publisher")
+        if isinstance(publisher, dict) and isinstance(publisher.get("name"), str):
+            names.append(_clean_text(publisher["name"]))
+        if obj.get("@type") in ("WebSite", "Organization", "NewsMediaOrganization") \
+                and isinstance(obj.get("name"), str):
+            names.append(_clean_text(obj["name"]))
+    return [n for n in names if n]
+
+
+def strip_site_name(title: str, site_names: list[str],
+                    options: ExtractOptions = DEFAULT_OPTIONS) -> str:
+    """``<title>`` without the site/channel parts ("_新浪网", "- BBC News", "Site | ")."""
+    title = _clean_text(title)
+    parts = [p for p in _TITLE_SEPARATOR_RE.split(title) if p and p.strip()]
+    if len(parts) < 2:
+        return title
+    site_keys = {normalize_title(n) for n in site_names}
+    keep = [not _part_is_site(p, site_keys) for p in parts]
+    if not any(keep):
+        return title
+    longest = max(len(p) for p, k in zip(parts, keep) if k)
+    start, end = 0, len(parts)
+    while start < end and (not keep[start] or _is_short_part(parts[start], longest, options)):
+        start += 1
+    while end > start and (not keep[end - 1] or _is_short_part(parts[end - 1], longest, options)):
+        end -= 1
+    if start >= end:
+        return max((p for p, k in zip(parts, keep) if k), key=len)
+    return _join_span(title, parts[start], parts[end - 1])
+
+
+def normalize_title(text: str | None) -> str:
+    """Comparison key: NFKC, casefolded, spaces next to CJK and outer quotes removed."""
+    if not text:
+        return ""
+    text = unicodedata.normalize("NFKC", text)
+    text = " ".join(text.split()).casefold()
+    text = _CJK_SPACE_RE.sub("", text)
+    return text.strip(_QUOTES + " .。!！?？:：|-–—_")
+
+
+def _reference_titles(page: PageMeta, site_names: list[str], options: ExtractOptions) -> list[str]:
+    """The page's own titles, site names removed, best first: og, twitter, JSON-LD, <title>."""
+    raw = [page.first("og:title"), page.first("twitter:title"), _jsonld_headline(page),
+           page.first("headline", "title", "dc.title", "sailthru.title"), page.title_tag]
+    references = []
+    for value in raw:
+        if not value:
+            continue
+        cleaned = strip_site_name(value, site_names, options)
+        if cleaned and cleaned not in references:
+            references.append(cleaned)
+    return references
+
+
+def _jsonld_headline(page: PageMeta) -> str | None:
+    for obj in page.jsonld:
+        kind = obj.get("@type")
+        kinds = kind if isinstance(kind, list) else [kind]
+        if not any(isinstance(k, str) and _ARTICLE_TYPE_RE.search(k) for k in kinds):
+            continue
+        for key in ("headline", "name", "alternativeHeadline"):
+            value = obj.get(key)
+            if isinstance(value, str) and value.strip():
+                return _clean_text(value)
+    return None
+
+
+def _matches(text: str, key: str, options: ExtractOptions) -> bool:
+    """Headline text matches a reference title (start, whole, or displayed truncated)."""
+    stem = _ELLIPSIS_RE.sub("", text).rstrip()
+    if not stem:
+        return False
+    if key.startswith(stem) or stem.startswith(key):
+        return len(stem) >= options.title_min_share * len(key)
+    if stem in key:
+        return len(stem) >= max(0.8, options.title_min_share) * len(key)
+    return False
+
+
+def _tag_rank(tag) -> int:
+    return {"h1": 0, "h2": 1}.get(tag if isinstance(tag, str) else "", 2)
+
+
+def _part_is_site(part: str, site_keys: set[str]) -> bool:
+    key = normalize_title(part)
+    if not key:
+        return True
+    return any(key == s or (s and (s in key or key in s) and len(key) <= len(s) + 6) for s in site_keys)
+
+
+def _is_short_part(part: str, longest: int, options: ExtractOptions) -> bool:
+    if len(part) == longest:
+        return False
+    return len(part) <= options.title_suffix_max_share * longest or bool(
+        _SITE_WORD_RE.search(part) and len(part) <= 30)
+
+
+def _join_span(title: str, first: str, last: str) -> str:
+    start = title.find(first)
+    end = title.rfind(last)
+    if start < 0 or end < 0 or end + len(last) <= start:
+        return first
+    return title[start:end + len(last)].strip()
+
+
+def _is_site_name(text: str, site_names: list[str]) -> bool:
+    key = normalize_title(text)
+    return any(key == normalize_title(n) for n in site_names)
+
+
+def _clean_text(text: str | None) -> str:
+    return " ".join((text or "").split())
