@@ -54,6 +54,34 @@ def _is_article_sibling(table: DensityTable, i: int, best_score: float, log_sd: 
     return (stats.plain_chars >= options.sibling_min_chars and stats.punctuation >= 1) or has_prose(stats, options)
 
 
+def climb_to_article(table: DensityTable, best: int, options: ExtractOptions) -> int:
+    """Go up from the best node while the parent adds prose rather than links.
+
+    The density score favours a single text-heavy leaf (its TD is its whole
+    text); its ancestors that stay low in link density hold the rest of the
+    article. Stops at <body>.
+    """
+    node = best
+    while True:
+        parent = table.elements[node].getparent()
+        if parent is None or parent.tag in ("body", "html"):
+            return node
+        p = table.position[parent]
+        added_text = table.text[p] - table.text[node]
+        added_links = table.link_text[p] - table.link_text[node]
+        if added_text <= 0:
+            node = p
+            continue
+        if added_links / added_text > options.climb_max_link_density:
+            return node
+        if table.text[node] >= options.climb_min_share * table.text[p]:
+            node = p
+            continue
+        if table.link_text[p] / table.text[p] > options.climb_max_link_density:
+            return node
+        node = p
+
+
 def gather_siblings(table: DensityTable, best: int, best_score: float,
                     options: ExtractOptions) -> list:
     """The best node plus its siblings that carry article prose, in order."""
@@ -94,10 +122,20 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> i
     return len(doomed)
 
 
+def drop_headline(nodes: list) -> None:
+    """The <h1> is the page headline, returned as the title, not as body text."""
+    for node in nodes:
+        for heading in list(node.iter("h1")):
+            if heading is not node:
+                heading.drop_tree()
+
+
 def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoice | None:
     best, best_score = find_best_node(table, options)
     if best < 0:
         return None
-    nodes = gather_siblings(table, best, best_score, options)
+    top = climb_to_article(table, best, options)
+    nodes = gather_siblings(table, top, best_score, options)
     removed = prune_blocks(table, nodes, options)
+    drop_headline(nodes)
     return ContentChoice(nodes, best, best_score, removed)

@@ -17,6 +17,7 @@ from .patterns import (
     UNLIKELY_BLOCK_RE,
     LIKELY_BLOCK_RE,
     FORM_FIELD_TAGS,
+    ARTICLE_MARKER_XPATH,
 )
 
 _BOMS = (
@@ -116,11 +117,17 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
             doomed.append(element)
         elif options.remove_unlikely and tag not in ("html", "body", "article", "main"):
             names = _class_and_id(element)
-            if names.strip() and UNLIKELY_BLOCK_RE.search(names) and not LIKELY_BLOCK_RE.search(names):
+            if (names.strip() and UNLIKELY_BLOCK_RE.search(names) and not LIKELY_BLOCK_RE.search(names)
+                    and not _holds_article(element)):
                 doomed.append(element)
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()
+
+
+def _holds_article(element: lxml.html.HtmlElement) -> bool:
+    """A block named like boilerplate that wraps the headline or the article is a layout box."""
+    return bool(element.xpath(ARTICLE_MARKER_XPATH))
 
 
 def _form_is_noise(form: lxml.html.HtmlElement, options: ExtractOptions) -> bool:

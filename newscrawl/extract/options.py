@@ -81,34 +81,9 @@ class ExtractOptions:
     date_after_headline_chars: int = 500
     # Characters of visible text before the headline searched (dates shown above it).
     date_before_headline_chars: int = 120
-    # Elements with a date-like class/id examined for a byline date, count.
-    date_max_class_elements: int = 30
-    # Characters of page text searched for a labelled date ("发布时间：...") when the
-    # byline near the headline has none.
-    date_text_scan_chars: int = 30_000
-
-    # --- title and publish date ---------------------------------------------
-    # A headline element shorter than this is never the title (chars); shorter
-    # h1s are logos and section names (zh-gne, en pages checked by hand).
-    title_min_chars: int = 4
-    # An on-page headline must cover at least this share of the <title> left after
-    # removing the site name, so that a section label inside <title> is not taken.
-    title_min_share: float = 0.4
-    # Elements looked at as headline candidates (h1, h2, class/id title/headline), count.
-    title_max_candidates: int = 40
-    # A <title> part no longer than this share of the longest part is a site/channel
-    # suffix ("_频道_新浪网", "| Site") and is dropped.
-    title_suffix_max_share: float = 0.5
-    # Dates before this year are not publish dates of a web page (the web's news
-    # archives start ~1995; older dates are historical mentions), year.
-    date_min_year: int = 1995
-    # A date may lie this far after the fetch time and still count (page clocks in
-    # UTC+14 versus a fetch time in UTC), hours.
-    date_future_slack_hours: int = 26
-    # Characters of visible text after the headline searched for the byline date.
-    date_after_headline_chars: int = 500
-    # Characters of visible text before the headline searched (dates shown above it).
-    date_before_headline_chars: int = 120
+    # Near the headline, a date inside a text run longer than this is prose or a photo
+    # caption, not the byline, unless a publish label precedes it (chars).
+    date_byline_max_run_chars: int = 160
     # Elements with a date-like class/id examined for a byline date, count.
     date_max_class_elements: int = 30
     # Characters of page text searched for a labelled date ("发布时间：...") when the

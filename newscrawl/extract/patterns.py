@@ -9,7 +9,7 @@ import re
 
 # Tags removed with their content before anything is measured (design card).
 NOISE_TAGS = ("script", "style", "iframe", "noscript", "template", "svg", "canvas",
-              "object", "embed", "video", "audio", "map", "select", "button", "nav", "aside",
+              "object", "embed", "video", "audio", "map", "select", "button", "nav",
               "footer")
 
 # Form fields: noise blocks by the anchor/form rules (DEVELOPERS.md).
@@ -91,3 +91,6 @@ PRUNABLE_BLOCK_TAGS = frozenset({"div", "ul", "ol", "dl", "table", "section", "p
 # Siblings of the best node that may belong to the article.
 SIBLING_CONTENT_TAGS = frozenset({"p", "div", "section", "h2", "h3", "h4", "h5", "h6", "ul", "ol",
                                   "blockquote", "table", "figure", "pre", "dl", "center", "font"})
+
+# Descendants that mark a block as holding the article (its boilerplate-like name is layout).
+ARTICLE_MARKER_XPATH = "boolean(.//h1 | .//article | .//main | .//*[@itemprop='articleBody'])"
