@@ -95,6 +95,7 @@ NOT_ARTICLE_CLASS_RE = re.compile(r"comment|reply|related|recommend|list|hot|ran
 # Text of the elements whose date is not the publish date (copyright, updates, comments).
 NOT_PUBLISH_CONTEXT_RE = re.compile(
     r"(?:©|copyright|\(c\)|版权|備案|备案|ICP|updated?|modified|last\s+edit|更新|修改|修订|"
+    r"joined|registered|member\s+since|注册|註冊|加入|"
     r"actualiza|atualiza|mis\s+à\s+jour|обновлен|更新日|изменен)\W{0,3}$",
     re.I,
 )
@@ -158,6 +159,40 @@ _add_months("يناير كانون_الثاني", "فبراير شباط", "ما
             "مايو أيار", "يونيو يونيه حزيران", "يوليو يوليه تموز", "أغسطس اغسطس آب",
             "سبتمبر أيلول", "أكتوبر اكتوبر تشرين_الأول", "نوفمبر تشرين_الثاني",
             "ديسمبر كانون_الأول")
+# Romanian
+_add_months("ianuarie ian", "februarie", "martie", "aprilie", "mai", "iunie", "iulie", "august",
+            "septembrie", "octombrie", "noiembrie", "decembrie")
+# Polish (nominative and genitive)
+_add_months("styczeń stycznia sty", "luty lutego lut", "marzec marca", "kwiecień kwietnia kwi",
+            "maj maja", "czerwiec czerwca cze", "lipiec lipca lip", "sierpień sierpnia sie",
+            "wrzesień września wrz", "październik października paź", "listopad listopada lis",
+            "grudzień grudnia gru")
+# Czech (genitive)
+_add_months("ledna leden", "února únor", "března březen", "dubna duben", "května květen",
+            "června červen", "července červenec", "srpna srpen", "září", "října říjen",
+            "listopadu", "prosince prosinec")
+# Croatian (genitive; "listopad" is October here but November in Polish/Czech: left out)
+_add_months("siječnja", "veljače", "ožujka", "travnja", "svibnja", "lipnja", "srpnja",
+            "kolovoza", "rujna", "", "studenoga studenog", "prosinca")
+# Bosnian / Serbian (Latin)
+_add_months("januar", "februar", "mart", "april", "maj", "jun juni", "jul juli", "avgust august",
+            "septembar", "oktobar", "novembar", "decembar")
+# Hungarian (written year first: "2020. március 4.")
+_add_months("január", "február", "március", "április", "május", "június", "július", "augusztus",
+            "szeptember", "október", "november", "december")
+# Swedish, Danish, Norwegian
+_add_months("januari januar", "februari februar", "mars marts", "april", "maj mai", "juni",
+            "juli", "augusti august", "september", "oktober", "november", "december")
+# Catalan
+_add_months("gener", "febrer", "març", "abril", "maig", "juny", "juliol", "agost", "setembre",
+            "octubre", "novembre", "desembre")
+# Greek (genitive, as in dates)
+_add_months("ιανουαρίου", "φεβρουαρίου", "μαρτίου", "απριλίου", "μαΐου μαιου", "ιουνίου",
+            "ιουλίου", "αυγούστου", "σεπτεμβρίου", "οκτωβρίου", "νοεμβρίου", "δεκεμβρίου")
+# Hebrew (also with the prefix ב "in": "17 באוגוסט 2020")
+_add_months("ינואר בינואר", "פברואר בפברואר", "מרץ במרץ", "אפריל באפריל", "מאי במאי",
+            "יוני ביוני", "יולי ביולי", "אוגוסט באוגוסט", "ספטמבר בספטמבר", "אוקטובר באוקטובר",
+            "נובמבר בנובמבר", "דצמבר בדצמבר")
 MONTH_NAMES = {name.replace("_", " "): month for name, month in MONTH_NAMES.items()}
 
 _MONTH_ALT = "|".join(sorted((re.escape(n) for n in MONTH_NAMES), key=len, reverse=True))
@@ -180,11 +215,14 @@ TEXT_DATE_PATTERNS = (
                r"(?P<day>3[01]|[12]\d|0?[1-9])\s*[日号號일]?(?:\s*[（(]?[^\d\s)）]{1,4}[)）]?)?" + _TIME),
     # Day first, month name: "2 September 2018", "2 de setembro de 2018", "2 сентября 2018 г."
     re.compile(r"(?<![\w])(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th|er|º|\.)?\s*(?:de\s+|of\s+)?"
-               r"(?P<monthname>" + _MONTH_ALT + r")\.?,?\s*(?:de\s+|del\s+)?"
+               r"(?P<monthname>" + _MONTH_ALT + r")\.?(?:\s*/\s*(?:" + _MONTH_ALT + r"))?,?\s*(?:de\s+|del\s+)?"
                r"(?P<year>(?:19|20)\d{2})(?!\d)(?:\s*(?:г\.|года|г|م))?" + _TIME, re.I),
     # Month name first: "Sep 2, 2018", "September 2nd 2018"
     re.compile(r"(?<![\w])(?P<monthname>" + _MONTH_ALT + r")\.?\s+(?P<day>3[01]|[12]\d|0?[1-9])"
                r"(?:st|nd|rd|th)?,?\s+(?P<year>(?:19|20)\d{2})(?!\d)" + _TIME, re.I),
+    # Year first, month name: "2020. március 4.", "2018 Sep 02"
+    re.compile(r"(?<![\w.])(?P<year>(?:19|20)\d{2})\.?\s+(?P<monthname>" + _MONTH_ALT + r")\.?\s+"
+               r"(?P<day>3[01]|[12]\d|0?[1-9])(?![\d])\.?" + _TIME, re.I),
     # Day first, numeric: "02.09.2018", "2/9/2018" (order resolved with the page language)
     re.compile(r"(?<![\d.])(?P<num1>3[01]|[12]\d|0?[1-9])\s*(?P<sep>[./-])\s*(?P<num2>3[01]|[12]\d|0?[1-9])"
                r"\s*(?P=sep)\s*(?P<year>(?:19|20)\d{2})(?!\d)" + _TIME),
@@ -209,8 +247,9 @@ URL_DATE_PATTERNS = (
 
 # Page-script variables holding the publish time (WeChat "var ct", portal "var pubtime").
 SCRIPT_DATE_RE = re.compile(
-    r"""(?:\b(?:var\s+)?ct|publish_?time|pub_?time|pub_?date|publishdate|ptime|first_?publish_?time|"""
-    r"""date_?published|create_?time|release_?time|publicationdate)["']?\s*[:=]\s*(?:"|'|\b)"""
+    r"""(?:(?:\b(?:var\s+)?ct|publish_?time|pub_?time|pub_?date|publishdate|ptime|first_?publish_?time|"""
+    r"""date_?published|create_?time|release_?time|publicationdate|publication_date)["']?\s*[:=]\s*(?:"|'|\b)"""
+    r"""|\b(?:show|write|format)_?(?:date|time)\(\s*["'])"""
     r"""(?P<value>1\d{9}(?:\d{3})?|(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)""",
     re.I,
 )

@@ -21,7 +21,7 @@ import lxml.html
 from . import date_patterns as dp
 from .metadata import PageMeta
 from .options import DEFAULT_OPTIONS, ExtractOptions
-from .title import find_byline_anchor
+from .title import find_byline_anchor, visible_text
 
 _VISIBLE_TEXT = "[not(parent::script) and not(parent::style) and not(parent::noscript)][normalize-space()]"
 _FOLLOWING_TEXT = lxml.etree.XPath("following::text()" + _VISIBLE_TEXT + "[position() <= $n]",
@@ -29,6 +29,8 @@ _FOLLOWING_TEXT = lxml.etree.XPath("following::text()" + _VISIBLE_TEXT + "[posit
 _PRECEDING_TEXT = lxml.etree.XPath("preceding::text()" + _VISIBLE_TEXT + "[position() <= $n]",
                                    smart_strings=False)
 _BODY_TEXT = lxml.etree.XPath("//body//text()" + _VISIBLE_TEXT, smart_strings=False)
+_BODY_TEXT_NO_LINKS = lxml.etree.XPath("//body//text()" + _VISIBLE_TEXT + "[not(ancestor::a)]",
+                                      smart_strings=False)
 _SCRIPT_TEXT = lxml.etree.XPath("//script[not(@src)]/text()", smart_strings=False)
 _MARKED = lxml.etree.XPath(dp.MARKED_DATE_XPATH)
 _DATA_ATTRIBUTE = lxml.etree.XPath(dp.DATA_ATTRIBUTE_XPATH)
@@ -78,28 +80,70 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
     """The page's publish date as ISO 8601, or None when no source gives one."""
     bounds = _bounds(fetched_at, options)
     lang = page.lang
-    sources: list[Callable[[], Iterator[FoundDate | None]]] = [
+    machine: list[Callable[[], Iterator[FoundDate | None]]] = [
         lambda: _from_jsonld(page, dp.JSONLD_PUBLISHED_KEYS, lang),
         lambda: _from_meta(page, dp.META_PUBLISHED_KEYS, lang),
     ]
+    shown: list[Callable[[], Iterator[FoundDate | None]]] = []
     if root is not None:
-        sources += [
-            lambda: _from_marked_elements(root, lang),
+        machine.append(lambda: _from_marked_elements(root, lang))
+        shown += [
             lambda: _from_byline(root, page, lang, bounds, options),
             lambda: _from_date_classes(root, lang, bounds, options),
             lambda: _from_labelled_text(root, lang, bounds, options),
-            lambda: _from_scripts(root),
         ]
-    sources += [
+    late: list[Callable[[], Iterator[FoundDate | None]]] = []
+    if root is not None:
+        late.append(lambda: _from_scripts(root))
+    late += [
         lambda: _from_url(url),
         lambda: _from_jsonld(page, dp.JSONLD_MODIFIED_KEYS, lang),
         lambda: _from_meta(page, dp.META_MODIFIED_KEYS, lang),
     ]
+    if root is not None:
+        late.append(lambda: _from_first_text_date(root, lang, bounds, options))
+    late.append(lambda: _from_url(page.first("og:image", "twitter:image")))
+
+    found = _first_accepted(machine, bounds)
+    if found is not None:
+        if found.zone == "+00:00":
+            found = _local_day_of(found, _first_accepted(shown, bounds))
+        return found.iso()
+    found = _first_accepted(shown + late, bounds)
+    return found.iso() if found is not None else None
+
+
+def _first_accepted(sources: list[Callable[[], Iterator[FoundDate | None]]],
+                    bounds: _Bounds) -> FoundDate | None:
     for source in sources:
         for found in source():
             if bounds.accept(found):
-                return found.iso()
+                return found
     return None
+
+
+def _local_day_of(utc: FoundDate, shown: FoundDate | None) -> FoundDate:
+    """The displayed date when it is the same moment as a UTC machine date in the site's zone.
+
+    Pages often state UTC in meta while showing (and meaning) the local day:
+    a shown date no more than 14 hours (the widest zone offset) from the UTC
+    moment names the same publication, and its day is the one readers see.
+    """
+    if shown is None or (shown.year, shown.month, shown.day) == (utc.year, utc.month, utc.day):
+        return utc
+    if shown.hour is None:
+        shown_day = datetime(shown.year, shown.month, shown.day)
+        utc_day = datetime(utc.year, utc.month, utc.day)
+        offset_hours = (shown_day - utc_day).total_seconds() / 3600
+        # the local day starts within [-14h, +14h] of the UTC moment's day boundaries
+        moment = utc.naive()
+        if shown_day - timedelta(hours=14) <= moment < shown_day + timedelta(hours=24 + 14) \
+                and abs(offset_hours) <= 24:
+            return shown
+        return utc
+    if abs(shown.naive() - utc.naive()) <= timedelta(hours=14):
+        return shown
+    return utc
 
 
 # --------------------------------------------------------------------------- parsing
@@ -303,25 +347,53 @@ def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, 
     headline = find_byline_anchor(root, page)
     if headline is None:
         return
+    inside, _ = _split_dates(visible_text(headline), lang, bounds)
+    yield from inside
     after = _window(_FOLLOWING_TEXT(headline, n=_WINDOW_NODES), options.date_after_headline_chars)
-    before = _window(reversed(_PRECEDING_TEXT(headline, n=_WINDOW_NODES // 4)),
+    before = _window(list(_PRECEDING_TEXT(headline, n=_WINDOW_NODES // 4))[::-1],
                      options.date_before_headline_chars, from_end=True)
-    yield from _pick_in_text(after, lang, bounds)
-    yield from _pick_in_text(before, lang, bounds, last=True)
+    yield from _pick_in_runs(after, lang, bounds, options)
+    yield from _pick_in_runs(before, lang, bounds, options, last=True)
 
 
-def _window(texts, limit: int, from_end: bool = False) -> str:
-    parts = [" ".join(t.split()) for t in texts]
-    text = "\n".join(p for p in parts if p)
-    return text[-limit:] if from_end else text[:limit]
+def _window(texts, limit: int, from_end: bool = False) -> list[str]:
+    """Whitespace-collapsed text runs adding up to about ``limit`` chars."""
+    runs = [" ".join(t.split()) for t in texts]
+    runs = [r for r in runs if r]
+    if from_end:
+        runs.reverse()
+    kept, size = [], 0
+    for run in runs:
+        if size >= limit:
+            break
+        kept.append(run)
+        size += len(run) + 1
+    return kept[::-1] if from_end else kept
 
 
-def _pick_in_text(text: str, lang: str | None, bounds: _Bounds, last: bool = False,
-                  labelled_only: bool = False) -> Iterator[FoundDate]:
-    """Dates of a text window: labelled publish dates first, then the others in order.
+def _pick_in_runs(runs: list[str], lang: str | None, bounds: _Bounds, options: ExtractOptions,
+                  last: bool = False) -> Iterator[FoundDate]:
+    """Dates of the byline runs; a long run (prose, caption) counts only when labelled."""
+    labelled, plain = [], []
+    for index, run in enumerate(runs):
+        context = runs[index - 1][-16:] + "\n" if index else ""
+        good, other = _split_dates(run, lang, bounds, prefix=context)
+        labelled += good
+        if len(run) <= options.date_byline_max_run_chars:
+            plain += other
+    if last:
+        labelled.reverse()
+        plain.reverse()
+    yield from labelled
+    yield from plain
 
-    Dates right after an "updated"/copyright label are skipped, and so is
-    everything after a copyright line.
+
+def _split_dates(text: str, lang: str | None, bounds: _Bounds,
+                 prefix: str = "") -> tuple[list[FoundDate], list[FoundDate]]:
+    """(labelled publish dates, other dates) of a text, in order.
+
+    Dates right after an "updated"/copyright/joined label are dropped, and so
+    is everything after a copyright line.
     """
     footer = dp.FOOTER_TEXT_RE.search(text)
     if footer:
@@ -330,13 +402,17 @@ def _pick_in_text(text: str, lang: str | None, bounds: _Bounds, last: bool = Fal
     for start, _end, found in iter_text_dates(text, lang):
         if not bounds.accept(found):
             continue
-        context = text[max(0, start - 16):start]
+        context = (prefix + text[:start])[-16:]
         if dp.NOT_PUBLISH_CONTEXT_RE.search(context):
             continue
         (labelled if dp.PUBLISH_LABEL_RE.search(context) else plain).append(found)
-    if last:
-        labelled.reverse()
-        plain.reverse()
+    return labelled, plain
+
+
+def _pick_in_text(text: str, lang: str | None, bounds: _Bounds,
+                  labelled_only: bool = False) -> Iterator[FoundDate]:
+    """Dates of one text: labelled publish dates first, then (unless told not to) the others."""
+    labelled, plain = _split_dates(text, lang, bounds)
     yield from labelled
     if not labelled_only:
         yield from plain
@@ -362,14 +438,23 @@ def _from_date_classes(root: lxml.html.HtmlElement, lang: str | None, bounds: _B
 def _from_labelled_text(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
                         options: ExtractOptions) -> Iterator[FoundDate]:
     """A date labelled as the publish date anywhere in the page text (bounded)."""
-    texts = []
-    size = 0
-    for text in _BODY_TEXT(root):
-        texts.append(" ".join(text.split()))
-        size += len(texts[-1]) + 1
+    yield from _pick_in_text(_page_text(_BODY_TEXT(root), options), lang, bounds, labelled_only=True)
+
+
+def _from_first_text_date(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
+                          options: ExtractOptions) -> Iterator[FoundDate]:
+    """The first date of the page text outside links (old portal and forum pages)."""
+    yield from _pick_in_text(_page_text(_BODY_TEXT_NO_LINKS(root), options), lang, bounds)
+
+
+def _page_text(texts, options: ExtractOptions) -> str:
+    kept, size = [], 0
+    for text in texts:
+        kept.append(" ".join(text.split()))
+        size += len(kept[-1]) + 1
         if size > options.date_text_scan_chars:
             break
-    yield from _pick_in_text("\n".join(texts), lang, bounds, labelled_only=True)
+    return "\n".join(kept)
 
 
 def _from_scripts(root: lxml.html.HtmlElement) -> Iterator[FoundDate | None]:

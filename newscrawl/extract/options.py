@@ -66,6 +66,9 @@ class ExtractOptions:
     # An on-page headline must cover at least this share of the <title> left after
     # removing the site name, so that a section label inside <title> is not taken.
     title_min_share: float = 0.4
+    # An element may show this many chars of labels besides the headline ("原创",
+    # "独家", "Exclusive:") and still be the headline element (chars).
+    title_max_label_chars: int = 12
     # Elements looked at as headline candidates (h1, h2, class/id title/headline), count.
     title_max_candidates: int = 40
     # A <title> part no longer than this share of the longest part is a site/channel

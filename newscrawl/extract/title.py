@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+import lxml.etree
 import lxml.html
 
 from .metadata import PageMeta
@@ -23,6 +24,12 @@ _HEADLINE_XPATH = (
     " or contains(@class,'Headline') or contains(@id,'title') or contains(@id,'Title')"
     " or contains(@id,'headline') or @itemprop='headline')]"
 )
+# Text nodes of at least $n chars that start a given title ($t), outside <head>.
+_TEXT_STARTING = lxml.etree.XPath(
+    "//body//text()[string-length(normalize-space(.)) >= $n][starts-with($t, normalize-space(.))]")
+# Text of an element outside the scripts and styles it holds.
+_OWN_VISIBLE_TEXT = lxml.etree.XPath(".//text()[not(parent::script) and not(parent::style)]",
+                                     smart_strings=False)
 # Separators between the headline and site/channel names inside <title>.
 _TITLE_SEPARATOR_RE = re.compile(
     r"\s+[-–—|·•»:/]\s+|\s*[_|｜┃»«]\s*|\s*--+\s*|\s*-\s*(?=[\u3000-\u9fff\uff00-\uffef])"
@@ -51,13 +58,13 @@ def find_title(root: lxml.html.HtmlElement | None, page: PageMeta,
     if root is not None:
         headline = find_headline_element(root, page, options, references=references)
         if headline is not None:
-            return _clean_text(headline.text_content())
+            return _title_of_element(headline, references)
     for reference in references:
         if not _is_site_name(reference, site_names):
             return reference
     if root is not None:
         for h1 in root.iter("h1"):
-            text = _clean_text(h1.text_content())
+            text = visible_text(h1)
             if len(text) >= options.title_min_chars and not _is_site_name(text, site_names):
                 return text
     return None
@@ -81,12 +88,65 @@ def find_headline_element(root: lxml.html.HtmlElement, page: PageMeta,
     candidates = root.xpath(_HEADLINE_XPATH)[: options.title_max_candidates]
     ranked = sorted(enumerate(candidates), key=lambda item: (_tag_rank(item[1].tag), item[0]))
     for _, element in ranked:
-        text = normalize_title(element.text_content())
+        if element.tag not in ("h1", "h2") and _in_link_list(element):
+            continue
+        text = normalize_title(visible_text(element))
         if len(text) < options.title_min_chars or text in site_keys or len(text) > 400:
             continue
         if any(_matches(text, key, options) for key in keys):
             return element
+    return _element_with_text(root, references, options)
+
+
+def _in_link_list(element: lxml.html.HtmlElement) -> bool:
+    """A title-classed element inside a link or list item names another page."""
+    return any(a.tag in ("a", "li") for a in element.iterancestors()) or element.tag == "a"
+
+
+def _element_with_text(root: lxml.html.HtmlElement, references: list[str],
+                       options: ExtractOptions) -> lxml.html.HtmlElement | None:
+    """The element whose own text starts one of the page's titles (old table layouts).
+
+    The longest such text wins (a breadcrumb word also starts the title);
+    it must cover ``title_min_share`` of the title's headline part.
+    """
+    best, best_length = None, 0
+    for reference in references:
+        if len(reference) < options.title_min_chars:
+            continue
+        shortest = max(options.title_min_chars, int(options.title_min_share * len(reference)))
+        for text in _TEXT_STARTING(root, t=reference, n=shortest):
+            parent = text.getparent()
+            if parent is not None and text.is_tail:
+                parent = parent.getparent()
+            if parent is None or parent.tag in ("title", "a", "option", "script", "style"):
+                continue
+            length = len(" ".join(text.split()))
+            if length > best_length:
+                best, best_length = parent, length
+        if best is not None:
+            return best
     return None
+
+
+def visible_text(element: lxml.html.HtmlElement) -> str:
+    """The element's text without the scripts and styles inside it, whitespace collapsed."""
+    return _clean_text(" ".join(_OWN_VISIBLE_TEXT(element)))
+
+
+def _title_of_element(element: lxml.html.HtmlElement, references: list[str]) -> str:
+    """The headline element's text; the page's own title when the element adds labels to it.
+
+    "原创 Headline" or "Headline 发布时间：..." shown in one element give "Headline"
+    when <title>/og:title says so; a displayed, shorter (truncated) text is kept.
+    """
+    text = visible_text(element)
+    key = normalize_title(text)
+    inside = [r for r in references if normalize_title(r) and normalize_title(r) in key]
+    if not inside:
+        return text
+    longest = max(inside, key=lambda r: len(normalize_title(r)))
+    return text if normalize_title(longest) == key else longest
 
 
 def find_byline_anchor(root: lxml.html.HtmlElement, page: PageMeta,
@@ -187,8 +247,14 @@ def _matches(text: str, key: str, options: ExtractOptions) -> bool:
     stem = _ELLIPSIS_RE.sub("", text).rstrip()
     if not stem:
         return False
-    if key.startswith(stem) or stem.startswith(key):
+    if key.startswith(stem):
         return len(stem) >= options.title_min_share * len(key)
+    if stem.startswith(key):
+        # the headline element also shows the byline ("Headline 发布时间：...")
+        return len(stem) <= 2 * len(key) + options.title_max_label_chars
+    if key in stem:
+        # a label shown before the headline ("原创", "独家")
+        return len(stem) <= len(key) + options.title_max_label_chars
     if stem in key:
         return len(stem) >= max(0.8, options.title_min_share) * len(key)
     return False
