@@ -47,17 +47,16 @@ PUNCTUATION = frozenset(
     "，。！？；：、“”‘’《》（）【】「」『』〈〉…·～"
 )
 
-# Class/id tokens of boilerplate blocks (Readability's "unlikely candidates",
-# extended with Chinese portal names such as 'xgyd' 相关阅读 and 'pinglun').
+# Class/id names of boilerplate blocks (Readability's "unlikely candidates", extended
+# with Chinese portal names such as 'xgyd' 相关阅读 and 'pinglun' 评论). Long words match
+# anywhere in the name (camelCase 'commentContent' too); short ones only as whole tokens.
 UNLIKELY_BLOCK_RE = re.compile(
-    r"(?:^|[\s_-])(?:"
-    r"comment|comments|disqus|reply|respond|share|sharing|social|sns|"
-    r"related|recommend|more-?stories|promo|sponsor|advert|ads?|ad-?slot|banner|"
-    r"cookie|consent|gdpr|newsletter|subscribe|subscription|signup|paywall|"
-    r"breadcrumbs?|crumbs?|pagination|pager|menu|navbar|nav|sidebar|side-?bar|widget|"
-    r"footer|foot|masthead|skip|popup|modal|tags?|tag-?list|keywords|"
-    r"xgyd|xgxw|pinglun|fenxiang|tuijian|copyright"
-    r")(?:$|[\s_-])",
+    r"comment|disqus|respond|sharing|share-?bar|sharethis|social|related|recommend|"
+    r"more-?stories|promo|sponsor|advert|cookie|consent|gdpr|newsletter|subscri|signup|"
+    r"paywall|breadcrumb|pagination|navbar|sidebar|side-bar|widget|masthead|popup|modal|"
+    r"copyright|"
+    r"(?:^|[\s_-])(?:share|sns|ads?|ad-?slot|banner|reply|menu|nav|foot|footer|skip|tags?|"
+    r"tag-?list|keywords|crumbs?|pager|xgyd|xgxw|pinglun|fenxiang|tuijian)(?:$|[\s_-])",
     re.I,
 )
 # Class/id tokens that keep a block even when it also names boilerplate.
