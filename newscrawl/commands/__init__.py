@@ -1,0 +1,1 @@
+"""Project commands (``COMMANDS_MODULE``): ``crawl`` checks spider arguments first."""

@@ -1,0 +1,222 @@
+"""Read feeds (RSS, Atom, JSON Feed), sitemaps (urlset, index, news) and robots.txt.
+
+XML is parsed with entities unresolved, no network and no huge trees, so an
+entity bomb or a remote DTD never expands. Parsers return small dataclasses;
+a malformed document gives ``kind == "malformed"`` and no entries.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
+from urllib.parse import urljoin
+
+import lxml.etree
+
+from scrapy.utils.gz import gunzip
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A page a feed or sitemap points to, with what it says about the page."""
+
+    url: str
+    published: str | None = None
+    title: str | None = None
+
+
+@dataclass
+class Listing:
+    """A parsed feed or sitemap. ``kind``: rss, atom, rdf, jsonfeed, urlset, sitemapindex, text, malformed."""
+
+    kind: str
+    entries: list[Entry] = field(default_factory=list)
+    news: bool = False
+
+    @property
+    def is_index(self) -> bool:
+        return self.kind == "sitemapindex"
+
+
+def _xml_parser() -> lxml.etree.XMLParser:
+    return lxml.etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, recover=True,
+                                remove_comments=True, remove_pis=True, load_dtd=False)
+
+
+def _local(tag) -> str:
+    return tag.rsplit("}", 1)[-1].lower() if isinstance(tag, str) else ""
+
+
+def _child(element, name: str):
+    for child in element:
+        if _local(child.tag) == name:
+            return child
+    return None
+
+
+def _text(element, *names: str) -> str | None:
+    for name in names:
+        child = _child(element, name)
+        if child is not None and child.text and child.text.strip():
+            return child.text.strip()
+    return None
+
+
+def normalize_date(value: str | None) -> str | None:
+    """An ISO 8601 string from an RFC 822 or ISO date; None when unreadable."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        try:
+            moment = parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+    if moment.tzinfo is None and len(value) <= 10:
+        return moment.date().isoformat()
+    return moment.isoformat()
+
+
+def maybe_gunzip(body: bytes, max_size: int) -> bytes:
+    """The body, gunzipped when it is gzip data (a .xml.gz sitemap); raises ValueError past max_size."""
+    if body[:2] != _GZIP_MAGIC:
+        return body
+    try:
+        return gunzip(body, max_size=max_size)
+    except (OSError, EOFError) as exc:
+        raise ValueError(f"bad gzip data: {exc}") from exc
+
+
+def _parse_xml(body: bytes):
+    try:
+        root = lxml.etree.fromstring(body, _xml_parser())
+    except lxml.etree.XMLSyntaxError:
+        return None
+    return root
+
+
+def _rss_entries(root, base_url: str) -> list[Entry]:
+    entries = []
+    for item in root.iter():
+        if _local(item.tag) != "item":
+            continue
+        link = _text(item, "link") or _rss_guid_link(item)
+        if link:
+            published = _text(item, "pubdate", "date", "published", "updated")
+            entries.append(Entry(urljoin(base_url, link), normalize_date(published), _text(item, "title")))
+    return entries
+
+
+def _rss_guid_link(item) -> str | None:
+    guid = _child(item, "guid")
+    if guid is None or (guid.get("isPermaLink") or "true").lower() == "false":
+        return None
+    text = (guid.text or "").strip()
+    return text if text.startswith(("http://", "https://")) else None
+
+
+def _atom_entries(root, base_url: str) -> list[Entry]:
+    entries = []
+    for entry in root:
+        if _local(entry.tag) != "entry":
+            continue
+        href = None
+        for link in entry:
+            if _local(link.tag) == "link" and link.get("rel", "alternate") == "alternate" and link.get("href"):
+                href = link.get("href")
+                break
+        if href:
+            published = _text(entry, "published", "updated", "issued")
+            entries.append(Entry(urljoin(base_url, href), normalize_date(published), _text(entry, "title")))
+    return entries
+
+
+def _json_feed(body: bytes, base_url: str) -> Listing:
+    try:
+        data = json.loads(body.decode("utf-8-sig"))
+    except (ValueError, UnicodeDecodeError):
+        return Listing("malformed")
+    items = data.get("items") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return Listing("malformed")
+    entries = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        url = item.get("url") or item.get("external_url")
+        if isinstance(url, str) and url.strip():
+            published = item.get("date_published") if isinstance(item.get("date_published"), str) else None
+            title = item.get("title") if isinstance(item.get("title"), str) else None
+            entries.append(Entry(urljoin(base_url, url.strip()), normalize_date(published), title))
+    return Listing("jsonfeed", entries)
+
+
+def parse_feed(body: bytes, base_url: str) -> Listing:
+    """Entries of an RSS 2.0, RSS 1.0 (RDF), Atom or JSON Feed document."""
+    if body.lstrip()[:1] == b"{":
+        return _json_feed(body, base_url)
+    root = _parse_xml(body)
+    if root is None:
+        return Listing("malformed")
+    kind = _local(root.tag)
+    if kind == "feed":
+        return Listing("atom", _atom_entries(root, base_url))
+    if kind in ("rss", "rdf"):
+        return Listing(kind, _rss_entries(root, base_url))
+    return Listing("malformed")
+
+
+def _sitemap_entry(element, base_url: str) -> Entry | None:
+    loc = _text(element, "loc")
+    if not loc:
+        return None
+    published = _text(element, "lastmod")
+    title = None
+    news = _child(element, "news")
+    if news is not None:
+        published = _text(news, "publication_date") or published
+        title = _text(news, "title")
+    return Entry(urljoin(base_url, loc), normalize_date(published), title)
+
+
+def parse_sitemap(body: bytes, base_url: str) -> Listing:
+    """Entries of a sitemap urlset or sitemap index (news extension read), or a plain-text URL list."""
+    stripped = body.lstrip()
+    if stripped[:4].lower() in (b"http",):
+        urls = [line.strip() for line in stripped.decode("utf-8", "replace").splitlines()]
+        return Listing("text", [Entry(u) for u in urls if u.startswith(("http://", "https://"))])
+    root = _parse_xml(body)
+    if root is None:
+        return Listing("malformed")
+    kind = _local(root.tag)
+    if kind not in ("urlset", "sitemapindex"):
+        return Listing("malformed")
+    wanted = "url" if kind == "urlset" else "sitemap"
+    entries, news = [], False
+    for element in root:
+        if _local(element.tag) != wanted:
+            continue
+        news = news or _child(element, "news") is not None
+        entry = _sitemap_entry(element, base_url)
+        if entry is not None:
+            entries.append(entry)
+    return Listing(kind, entries, news)
+
+
+def sitemaps_from_robots(text: str, base_url: str) -> list[str]:
+    """The ``Sitemap:`` URLs of a robots.txt."""
+    urls = []
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip().lower() == "sitemap" and value.strip():
+            urls.append(urljoin(base_url, value.strip()))
+    return urls
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()

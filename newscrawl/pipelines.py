@@ -1,0 +1,120 @@
+"""Item pipelines: extract the article from each fetched page, then drop duplicates.
+
+Every drop raises DropItem after counting ``newscrawl/dropped/<reason>`` (and
+the same key under the page's site).
+"""
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+import logging
+
+from scrapy import signals
+from scrapy.exceptions import DropItem, NotConfigured
+
+from .classify import ClassifyOptions, judge_page
+from .counters import count
+from .extract import extract
+from .extract.result import ExtractResult
+from .items import ArticleItem, PageItem
+from .urls import canonicalize, is_root
+
+logger = logging.getLogger(__name__)
+
+
+def _drop(stats, site: str, reason: str, url: str) -> DropItem:
+    count(stats, f"dropped/{reason}", site)
+    return DropItem(f"{reason}: {url}")
+
+
+def canonical_url_of(item: PageItem, result: ExtractResult) -> str:
+    """rel=canonical when it names a page (not a site root), else the fetched URL; tracking removed."""
+    declared = result.canonical_url
+    if declared and declared.startswith(("http://", "https://")) and not is_root(declared):
+        return canonicalize(declared)
+    return canonicalize(item.url)
+
+
+def build_article(item: PageItem, result: ExtractResult) -> ArticleItem:
+    return ArticleItem(
+        url=item.url,
+        canonical_url=canonical_url_of(item, result),
+        site=item.site,
+        title=result.title or item.hint_title,
+        published=result.published or item.hint_published,
+        text=result.text,
+        html=result.html,
+        lang=result.lang,
+        authors=list(result.authors),
+        discovered_via=item.discovered_via,
+        fetched_at=item.fetched_at,
+        score=round(float(result.score), 4),
+    )
+
+
+class ExtractPipeline:
+    """Run the extractor on each PageItem; emit an ArticleItem or drop with a reason."""
+
+    def __init__(self, stats, classify_options: ClassifyOptions, extract_options: dict):
+        self.stats = stats
+        self.classify_options = classify_options
+        self.extract_options = extract_options
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        settings = crawler.settings
+        if not settings.getbool("NEWSCRAWL_EXTRACT_ENABLED", True):
+            raise NotConfigured
+        options = ClassifyOptions(
+            max_link_density=settings.getfloat("NEWSCRAWL_MAX_LINK_DENSITY", ClassifyOptions.max_link_density),
+            min_unknown_chars=settings.getint("NEWSCRAWL_MIN_UNKNOWN_CHARS", ClassifyOptions.min_unknown_chars),
+        )
+        pipeline = cls(crawler.stats, options, settings.getdict("NEWSCRAWL_EXTRACT_OPTIONS"))
+        crawler.signals.connect(pipeline.item_scraped, signal=signals.item_scraped)
+        return pipeline
+
+    def item_scraped(self, item, response) -> None:
+        """Count articles that passed every pipeline (so later drops are not counted)."""
+        if isinstance(item, ArticleItem):
+            count(self.stats, "articles", item.site)
+
+    def process_item(self, item):
+        if not isinstance(item, PageItem):
+            return item
+        try:
+            result = extract(item.body, item.url, encoding=item.encoding,
+                             fetched_at=datetime.fromisoformat(item.fetched_at) if item.fetched_at else None,
+                             **self.extract_options)
+        except Exception:
+            logger.exception("extractor failed on %s", item.url)
+            raise _drop(self.stats, item.site, "extract_error", item.url) from None
+        reason = judge_page(result, item.url_kind, self.classify_options)
+        if reason:
+            raise _drop(self.stats, item.site, reason, item.url)
+        return build_article(item, result)
+
+
+class DuplicatePipeline:
+    """Drop an article whose canonical URL was already emitted in this crawl.
+
+    Keeps an 8-byte digest per emitted article (bounded by the page budgets).
+    """
+
+    def __init__(self, stats):
+        self.stats = stats
+        self.seen: set[bytes] = set()
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        if not crawler.settings.getbool("NEWSCRAWL_DEDUP_ENABLED", True):
+            raise NotConfigured
+        return cls(crawler.stats)
+
+    def process_item(self, item):
+        if not isinstance(item, ArticleItem):
+            return item
+        key = hashlib.blake2b(item.canonical_url.encode("utf-8"), digest_size=8).digest()
+        if key in self.seen:
+            raise _drop(self.stats, item.site, "duplicate", item.url)
+        self.seen.add(key)
+        return item

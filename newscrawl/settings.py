@@ -1,0 +1,61 @@
+"""Scrapy settings of newscrawl: polite by default, bounded per site.
+
+Every ``NEWSCRAWL_*`` setting can be overridden with ``-s NAME=value``; the
+README lists them with the extra settings for broad crawls.
+"""
+
+BOT_NAME = "newscrawl"
+SPIDER_MODULES = ["newscrawl.spiders"]
+NEWSPIDER_MODULE = "newscrawl.spiders"
+COMMANDS_MODULE = "newscrawl.commands"
+
+# --- politeness -------------------------------------------------------------
+USER_AGENT = "newscrawl/0.1 (news indexing crawler; +https://github.com/newscrawl/newscrawl)"
+ROBOTSTXT_OBEY = True
+AUTOTHROTTLE_ENABLED = True
+AUTOTHROTTLE_START_DELAY = 1.0
+AUTOTHROTTLE_MAX_DELAY = 30.0
+AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
+CONCURRENT_REQUESTS = 32
+CONCURRENT_REQUESTS_PER_DOMAIN = 2
+DOWNLOAD_DELAY = 0.5
+COOKIES_ENABLED = False
+TELNETCONSOLE_ENABLED = False
+
+# --- robustness -------------------------------------------------------------
+DOWNLOAD_TIMEOUT = 30
+DOWNLOAD_MAXSIZE = 16 * 1024 * 1024  # bytes; also caps gunzipped sitemaps
+DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
+RETRY_TIMES = 2
+REDIRECT_MAX_TIMES = 5
+DEPTH_LIMIT = 20  # hard stop above the per-site max_depth (sitemap indexes add hops)
+DEFAULT_DROPITEM_LOG_LEVEL = "DEBUG"  # drops are counted in stats and the summary instead
+
+# --- components ---------------------------------------------------------------
+DOWNLOADER_MIDDLEWARES = {
+    "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
+    "newscrawl.middlewares.SiteOffsiteMiddleware": 50,
+    # below HttpCompressionMiddleware (590) so it sees decompressed bodies
+    "newscrawl.middlewares.StripNoiseMiddleware": 580,
+}
+ITEM_PIPELINES = {
+    "newscrawl.pipelines.ExtractPipeline": 300,
+    "newscrawl.pipelines.DuplicatePipeline": 400,
+}
+EXTENSIONS = {
+    "newscrawl.progress.ProgressLogExtension": 500,
+    "newscrawl.progress.SiteSummaryExtension": 510,
+}
+
+# --- output ---------------------------------------------------------------------
+FEED_EXPORT_ENCODING = "utf-8"
+# With no -o/-O, NewsSpider writes JSONL to NEWSCRAWL_OUTPUT_DIR/<spider>-<UTC time>.jsonl.
+NEWSCRAWL_OUTPUT_DIR = "output"
+
+# --- newscrawl ------------------------------------------------------------------
+NEWSCRAWL_MAX_PAGES = 1000  # HTML pages per site unless the site sets max_pages
+NEWSCRAWL_MAX_DEPTH = 4  # link hops from a start page unless the site sets max_depth
+NEWSCRAWL_MAX_QUERY_VARIANTS = 20  # distinct query strings per path (filters, session ids)
+NEWSCRAWL_MAX_PER_SHAPE = 50  # distinct non-article URLs per digit-collapsed path (calendars)
+NEWSCRAWL_MAX_SITEMAPS = 50  # sitemap files per site, index entries included
+NEWSCRAWL_PROGRESS_INTERVAL = 60.0  # seconds between progress log lines

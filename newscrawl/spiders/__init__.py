@@ -1,0 +1,1 @@
+"""Spiders of newscrawl: ``news`` crawls the sites of a sites.yaml file."""

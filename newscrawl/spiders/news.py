@@ -1,0 +1,260 @@
+"""The ``news`` spider: discover and fetch the pages of every site in sites.yaml.
+
+Discovery per site: robots.txt ``Sitemap:`` lines, given sitemaps (indexes,
+gzip, news), given feeds and feeds announced on start pages, and links from
+fetched pages within the site's allowed domains. Every page request passes
+the site's :class:`~newscrawl.frontier.SiteFrontier` (depth, page budget,
+traps). Every HTML page becomes a PageItem; the pipelines decide which are
+articles.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import scrapy
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import TextResponse
+from scrapy.linkextractors import LinkExtractor
+from scrapy.spidermiddlewares.httperror import HttpError
+from scrapy.exceptions import CannotResolveHostError, DownloadConnectionRefusedError, DownloadTimeoutError
+from twisted.internet.error import DNSLookupError, TCPTimedOutError, TimeoutError
+
+from ..classify import classify_url
+from ..counters import count
+from ..crawl_patterns import FEED_LINK_TYPES
+from ..discovery import maybe_gunzip, now_iso, parse_feed, parse_sitemap, sitemaps_from_robots
+from ..frontier import FrontierLimits, SiteFrontier
+from ..items import PageItem
+from ..sites import SiteConfig, SitesError, load_sites
+from ..urls import canonicalize
+
+DEFAULT_SITES = "sites.yaml"
+# Feed and sitemap requests go before pages, so articles are credited to them when they are listed.
+LISTING_PRIORITY = 10
+
+
+def _error_kind(failure) -> str:
+    if failure.check(HttpError):
+        return f"http_{failure.value.response.status}"
+    if failure.check(DownloadTimeoutError, TimeoutError, TCPTimedOutError):
+        return "timeout"
+    if failure.check(CannotResolveHostError, DNSLookupError):
+        return "dns"
+    if failure.check(DownloadConnectionRefusedError):
+        return "connection_refused"
+    return type(failure.value).__name__.lower()
+
+
+class NewsSpider(scrapy.Spider):
+    name = "news"
+
+    @classmethod
+    def check_arguments(cls, spargs: dict) -> list[str]:
+        """Problems with the ``sites`` argument, one line each (used by ``scrapy crawl``)."""
+        try:
+            cls._select(load_sites(spargs.get("sites", DEFAULT_SITES)), spargs.get("only"))
+        except SitesError as exc:
+            return exc.problems
+        return []
+
+    @classmethod
+    def update_settings(cls, settings) -> None:
+        super().update_settings(settings)
+        if not settings.getdict("FEEDS"):
+            stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+            path = Path(settings.get("NEWSCRAWL_OUTPUT_DIR", "output")) / f"{cls.name}-{stamp}.jsonl"
+            feed = {"format": "jsonlines", "encoding": "utf-8", "item_classes": ["newscrawl.items.ArticleItem"]}
+            settings.set("FEEDS", {str(path): feed}, priority="spider")
+
+    @classmethod
+    def from_crawler(cls, crawler, *args, **kwargs):
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        settings = crawler.settings
+        limits = FrontierLimits(
+            max_pages=settings.getint("NEWSCRAWL_MAX_PAGES", 1000),
+            max_depth=settings.getint("NEWSCRAWL_MAX_DEPTH", 4),
+            max_query_variants=settings.getint("NEWSCRAWL_MAX_QUERY_VARIANTS", 20),
+            max_per_shape=settings.getint("NEWSCRAWL_MAX_PER_SHAPE", 50),
+        )
+        spider.frontiers = {site.name: SiteFrontier.for_site(site, limits) for site in spider.sites}
+        spider.max_sitemaps = settings.getint("NEWSCRAWL_MAX_SITEMAPS", 50)
+        spider.max_body = settings.getint("DOWNLOAD_MAXSIZE", 16 * 1024 * 1024)
+        return spider
+
+    @staticmethod
+    def _select(sites: list[SiteConfig], only: str | None) -> list[SiteConfig]:
+        if not only:
+            return sites
+        wanted = [name.strip() for name in only.split(",") if name.strip()]
+        unknown = [name for name in wanted if name not in {s.name for s in sites}]
+        if unknown:
+            raise SitesError([f"argument 'only': unknown site name(s): {', '.join(unknown)}"])
+        return [s for s in sites if s.name in wanted]
+
+    def __init__(self, sites: str = DEFAULT_SITES, only: str | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.sites = self._select(load_sites(sites), only)
+        self.allowed_domains = sorted({d for site in self.sites for d in site.allowed_domains})
+        self.frontiers: dict[str, SiteFrontier] = {}
+        self.sitemap_counts: dict[str, int] = {}
+        self.links = LinkExtractor(unique=True)
+
+    def allowed_domains_of(self, site: str) -> tuple[str, ...]:
+        """The hosts requests of ``site`` may go to (used by SiteOffsiteMiddleware)."""
+        return self.frontiers[site].site.allowed_domains if site in self.frontiers else ()
+
+    # --- requests ---------------------------------------------------------------------------------
+
+    def _meta(self, site: SiteConfig, source: str, **extra) -> dict:
+        meta = {"newscrawl_site": site.name, "newscrawl_source": source, **extra}
+        if site.render and source == "page":
+            meta["playwright"] = True
+        return meta
+
+    def page_request(self, site: SiteConfig, url: str, depth: int, via: str, hint=None):
+        """A request for a page if the site's frontier admits it, else None (counted)."""
+        url = canonicalize(url)
+        kind = classify_url(url, site.article_patterns)
+        reason = self.frontiers[site.name].check(url, urlsplit(url).hostname, depth, kind)
+        if reason:
+            if reason != "seen":
+                count(self.crawler.stats, f"rejected/{reason}", site.name)
+            return None
+        count(self.crawler.stats, f"discovered/{via}", site.name)
+        meta = self._meta(site, "page", newscrawl_depth=depth, newscrawl_via=via, newscrawl_hint=hint)
+        return scrapy.Request(url, callback=self.parse_page, errback=self.on_error, meta=meta)
+
+    def listing_request(self, site: SiteConfig, url: str, source: str):
+        """A feed or sitemap request, if its host belongs to the site and the sitemap budget allows."""
+        if not self.frontiers[site.name].allows_host(urlsplit(url).hostname):
+            count(self.crawler.stats, "rejected/offsite", site.name)
+            return None
+        if source == "sitemap":
+            used = self.sitemap_counts.get(site.name, 0)
+            if used >= self.max_sitemaps:
+                count(self.crawler.stats, "rejected/max_sitemaps", site.name)
+                return None
+            self.sitemap_counts[site.name] = used + 1
+        callback = self.parse_feed if source == "feed" else self.parse_sitemap
+        return scrapy.Request(url, callback=callback, errback=self.on_error, priority=LISTING_PRIORITY,
+                              meta=self._meta(site, source))
+
+    def robots_request(self, site: SiteConfig, url: str):
+        parts = urlsplit(url)
+        meta = self._meta(site, "robots", dont_obey_robotstxt=True, handle_httpstatus_all=True)
+        return scrapy.Request(f"{parts.scheme}://{parts.netloc}/robots.txt", callback=self.parse_robots,
+                              errback=self.on_error, priority=LISTING_PRIORITY, meta=meta)
+
+    async def start(self):
+        for site in self.sites:
+            self.crawler.stats.inc_value("newscrawl/sites")
+            count(self.crawler.stats, "start_urls", site.name, len(site.start_urls))
+            hosts = {}
+            for url in site.start_urls:
+                hosts.setdefault(urlsplit(url).netloc, url)
+            candidates = [self.robots_request(site, url) for url in hosts.values()]
+            candidates += [self.listing_request(site, url, "sitemap") for url in site.sitemaps]
+            candidates += [self.listing_request(site, url, "feed") for url in site.feeds]
+            candidates += [self.page_request(site, url, 0, "link") for url in site.start_urls]
+            for request in candidates:
+                if request is not None:
+                    yield request
+
+    # --- callbacks -----------------------------------------------------------------------------------
+
+    def _site(self, response) -> SiteConfig:
+        return self.frontiers[response.meta["newscrawl_site"]].site
+
+    def parse_robots(self, response):
+        site = self._site(response)
+        if response.status != 200 or not isinstance(response, TextResponse):
+            return
+        for url in sitemaps_from_robots(response.text, response.url):
+            count(self.crawler.stats, "discovered/sitemap_from_robots", site.name)
+            request = self.listing_request(site, url, "sitemap")
+            if request is not None:
+                yield request
+
+    def parse_feed(self, response):
+        site = self._site(response)
+        listing = parse_feed(response.body, response.url)
+        if listing.kind == "malformed":
+            count(self.crawler.stats, "errors/malformed_feed", site.name)
+            return
+        count(self.crawler.stats, f"listings/feed_{listing.kind}", site.name)
+        for entry in listing.entries:
+            request = self.page_request(site, entry.url, 1, "feed", (entry.published, entry.title))
+            if request is not None:
+                yield request
+
+    def parse_sitemap(self, response):
+        site = self._site(response)
+        try:
+            body = maybe_gunzip(response.body, self.max_body)
+        except ValueError:
+            count(self.crawler.stats, "errors/bad_sitemap_gzip", site.name)
+            return
+        listing = parse_sitemap(body, response.url)
+        if listing.kind == "malformed":
+            count(self.crawler.stats, "errors/malformed_sitemap", site.name)
+            return
+        count(self.crawler.stats, f"listings/sitemap_{'news' if listing.news else listing.kind}", site.name)
+        for entry in listing.entries:
+            if listing.is_index:
+                request = self.listing_request(site, entry.url, "sitemap")
+            else:
+                request = self.page_request(site, entry.url, 1, "sitemap", (entry.published, entry.title))
+            if request is not None:
+                yield request
+
+    def parse_page(self, response):
+        site = self._site(response)
+        count(self.crawler.stats, "pages", site.name)
+        if not isinstance(response, TextResponse) or not hasattr(response, "xpath"):
+            count(self.crawler.stats, "dropped/not_html", site.name)
+            return
+        depth = response.meta.get("newscrawl_depth", 0)
+        if depth == 0:
+            yield from self._announced_feeds(site, response)
+        yield self._page_item(site, response)
+        for link in self.links.extract_links(response):
+            request = self.page_request(site, link.url, depth + 1, "link")
+            if request is not None:
+                yield request
+
+    def _announced_feeds(self, site: SiteConfig, response):
+        for link in response.xpath("//link[@href]"):
+            rel = (link.attrib.get("rel") or "").lower().split()
+            kind = (link.attrib.get("type") or "").lower().strip()
+            if "alternate" in rel and kind in FEED_LINK_TYPES:
+                count(self.crawler.stats, "discovered/feed_from_page", site.name)
+                request = self.listing_request(site, response.urljoin(link.attrib["href"]), "feed")
+                if request is not None:
+                    yield request
+
+    def _page_item(self, site: SiteConfig, response) -> PageItem:
+        published, title = response.meta.get("newscrawl_hint") or (None, None)
+        return PageItem(
+            url=response.url,
+            site=site.name,
+            body=response.body,
+            encoding=response.encoding,
+            discovered_via=response.meta.get("newscrawl_via", "link"),
+            fetched_at=now_iso(),
+            url_kind=classify_url(response.url, site.article_patterns),
+            hint_published=published,
+            hint_title=title,
+        )
+
+    def on_error(self, failure):
+        meta = failure.request.meta
+        site = meta.get("newscrawl_site")
+        if failure.check(IgnoreRequest) and not failure.check(HttpError):
+            count(self.crawler.stats, "ignored", site)
+            return
+        kind = _error_kind(failure)
+        count(self.crawler.stats, f"errors/{kind}", site)
+        self.logger.info("%s failed (%s, %s): %s", failure.request.url, meta.get("newscrawl_source"), kind,
+                         failure.getErrorMessage())
