@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .blocks import has_prose, is_link_navigation
 from .density import DensityTable, guarded_log
 from .options import ExtractOptions
-from .patterns import CONTAINER_TAGS, PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS
+from .patterns import BOILERPLATE_LINE_RE, CONTAINER_TAGS, PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS
 
 
 @dataclass
@@ -122,6 +122,25 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> i
     return len(doomed)
 
 
+def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOptions) -> int:
+    """Drop short blocks whose text is page furniture (source credits, 'Advertisement'...)."""
+    doomed = []
+    limit = options.boilerplate_line_max_chars
+    for node in nodes:
+        start = table.position.get(node)
+        if start is None:
+            continue
+        for i in range(start + 1, start + 1 + table.tags[start]):
+            if 0 < table.text[i] <= limit and table.elements[i].tag in PRUNABLE_BLOCK_TAGS:
+                element = table.elements[i]
+                if BOILERPLATE_LINE_RE.search(" ".join(element.text_content().split())):
+                    doomed.append(element)
+    for element in doomed:
+        if element.getparent() is not None:
+            element.drop_tree()
+    return len(doomed)
+
+
 def drop_headline(nodes: list) -> None:
     """The <h1> is the page headline, returned as the title, not as body text."""
     for node in nodes:
@@ -137,5 +156,6 @@ def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoic
     top = climb_to_article(table, best, options)
     nodes = gather_siblings(table, top, best_score, options)
     removed = prune_blocks(table, nodes, options)
+    removed += prune_boilerplate_lines(table, nodes, options)
     drop_headline(nodes)
     return ContentChoice(nodes, best, best_score, removed)

@@ -93,6 +93,9 @@ class ExtractOptions:
     # byline near the headline has none.
     date_text_scan_chars: int = 30_000
 
+    # Blocks of at most this many chars are checked against BOILERPLATE_LINE_RE (patterns.py).
+    boilerplate_line_max_chars: int = 80
+
     # --- result -------------------------------------------------------------
     # Fewer main-text characters than this: no article (reason "too_short").
     min_article_chars: int = 60

@@ -93,3 +93,15 @@ SIBLING_CONTENT_TAGS = frozenset({"p", "div", "section", "h2", "h3", "h4", "h5",
 
 # Descendants that mark a block as holding the article (its boilerplate-like name is layout).
 ARTICLE_MARKER_XPATH = "boolean(.//h1 | .//article | .//main | .//*[@itemprop='articleBody'])"
+
+# Short lines inside the content that are page furniture, not article text: source and
+# editor credits of Chinese portals, dateline+source bylines, media captions' labels,
+# ad markers and share prompts. Matched on blocks of at most BOILERPLATE_LINE_MAX_CHARS.
+BOILERPLATE_LINE_RE = re.compile(
+    r"^(?:本文)?来源[:：]|^责任编辑|^编辑[:：]|^\(?(?:原标题|作者)[:：]|^\[?(?:责编|编辑)[:：]|"
+    r"^\d{4}[-/年]\d{1,2}[-/月]\d{1,2}日?\s+\d{1,2}:\d{2}(?::\d{2})?\s*(?:来源|$)|"
+    r"^(?:advertisement|sponsored|share this|share on|read more|related topics|image caption|"
+    r"media caption|image copyright|image source|getty images|follow us|more on this story|"
+    r"click here|skip to|sign up|subscribe)\b",
+    re.I,
+)
