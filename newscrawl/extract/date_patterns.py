@@ -90,7 +90,13 @@ DATE_CLASS_RE = re.compile(
     re.I,
 )
 # Class/id tokens of blocks whose dates are not the page's (comments, related lists).
-NOT_ARTICLE_CLASS_RE = re.compile(r"comment|reply|related|recommend|list|hot|rank|footer|sidebar|tie-|cmt", re.I)
+NOT_ARTICLE_CLASS_RE = re.compile(
+    r"comment|reply|related|recommend|(?:news|article|post|item|link)[-_]?list|(?:^|[\s_-])(?:hot|rank|list)(?:$|[\s_-])"
+    r"|footer|sidebar|tie-|cmt",
+    re.I,
+)
+# "datePublished" written in a JSON-LD block that is not valid JSON (trailing commas, raw newlines).
+RAW_JSONLD_PUBLISHED_RE = re.compile(r'"(?:datePublished|dateCreated)"\s*:\s*"(?P<value>[^"]{6,40})"')
 
 # Text of the elements whose date is not the publish date (copyright, updates, comments).
 NOT_PUBLISH_CONTEXT_RE = re.compile(
@@ -199,7 +205,7 @@ _MONTH_ALT = "|".join(sorted((re.escape(n) for n in MONTH_NAMES), key=len, rever
 # Optional clock time after a date: "10:40", "10:40:22", "10时40分", "10h40", with AM/PM and zone.
 _TIME = (
     r"(?:\s*(?:T|,|at|à|às|a\s+las|um|в|،|\||-|—)?\s*"
-    r"(?P<hour>[01]?\d|2[0-3])\s*(?:[:：時时hH]\s*)(?P<minute>[0-5]\d)(?:\s*[:：分]\s*(?P<second>[0-5]\d))?"
+    r"(?P<hour>[01]?\d|2[0-3])\s*(?:[:：時时hH]\s*)(?P<minute>[0-5]\d)(?:\s*[:：分]\s*(?P<second>[0-5]?\d))?"
     r"(?:[.,]\d+)?(?:\s*(?P<ampm>[AaPp]\.?[Mm]\.?))?"
     r"(?:\s*(?P<zone>Z|[+-](?:0\d|1[0-4]):?[0-5]\d|UTC|GMT)(?![\w]))?)?"
 )
@@ -248,7 +254,7 @@ URL_DATE_PATTERNS = (
 # Page-script variables holding the publish time (WeChat "var ct", portal "var pubtime").
 SCRIPT_DATE_RE = re.compile(
     r"""(?:(?:\b(?:var\s+)?ct|publish_?time|pub_?time|pub_?date|publishdate|ptime|first_?publish_?time|"""
-    r"""date_?published|create_?time|release_?time|publicationdate|publication_date)["']?\s*[:=]\s*(?:"|'|\b)"""
+    r"""date_?published|create_?time|release_?time|publicationdate|publication_date|date_?creation)["']?\s*[:=]\s*(?:"|'|\b)"""
     r"""|\b(?:show|write|format)_?(?:date|time)\(\s*["'])"""
     r"""(?P<value>1\d{9}(?:\d{3})?|(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)""",
     re.I,

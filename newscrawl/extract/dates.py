@@ -31,6 +31,7 @@ _PRECEDING_TEXT = lxml.etree.XPath("preceding::text()" + _VISIBLE_TEXT + "[posit
 _BODY_TEXT = lxml.etree.XPath("//body//text()" + _VISIBLE_TEXT, smart_strings=False)
 _BODY_TEXT_NO_LINKS = lxml.etree.XPath("//body//text()" + _VISIBLE_TEXT + "[not(ancestor::a)]",
                                       smart_strings=False)
+_JSONLD_TEXT = lxml.etree.XPath("//script[@type='application/ld+json']/text()", smart_strings=False)
 _SCRIPT_TEXT = lxml.etree.XPath("//script[not(@src)]/text()", smart_strings=False)
 _MARKED = lxml.etree.XPath(dp.MARKED_DATE_XPATH)
 _DATA_ATTRIBUTE = lxml.etree.XPath(dp.DATA_ATTRIBUTE_XPATH)
@@ -86,6 +87,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
     ]
     shown: list[Callable[[], Iterator[FoundDate | None]]] = []
     if root is not None:
+        machine.append(lambda: _from_raw_jsonld(root, lang))
         machine.append(lambda: _from_marked_elements(root, lang))
         shown += [
             lambda: _from_byline(root, page, lang, bounds, options),
@@ -106,8 +108,12 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
 
     found = _first_accepted(machine, bounds)
     if found is not None:
+        local = _first_accepted(shown, bounds)
+        found = _shown_machine_date(machine, local, bounds) or found
         if found.zone == "+00:00":
-            found = _local_day_of(found, _first_accepted(shown, bounds))
+            if local is None and root is not None:
+                local = _first_accepted([lambda: _from_scripts(root)], bounds)
+            found = _local_day_of(found, local)
         return found.iso()
     found = _first_accepted(shown + late, bounds)
     return found.iso() if found is not None else None
@@ -122,12 +128,26 @@ def _first_accepted(sources: list[Callable[[], Iterator[FoundDate | None]]],
     return None
 
 
-def _local_day_of(utc: FoundDate, shown: FoundDate | None) -> FoundDate:
-    """The displayed date when it is the same moment as a UTC machine date in the site's zone.
+def _shown_machine_date(sources: list[Callable[[], Iterator[FoundDate | None]]],
+                        shown: FoundDate | None, bounds: _Bounds) -> FoundDate | None:
+    """When machine sources disagree, the first one whose day the page also shows."""
+    if shown is None:
+        return None
+    day = (shown.year, shown.month, shown.day)
+    for source in sources:
+        for found in source():
+            if bounds.accept(found) and (found.year, found.month, found.day) == day:
+                return found
+    return None
 
-    Pages often state UTC in meta while showing (and meaning) the local day:
-    a shown date no more than 14 hours (the widest zone offset) from the UTC
-    moment names the same publication, and its day is the one readers see.
+
+def _local_day_of(utc: FoundDate, shown: FoundDate | None) -> FoundDate:
+    """The displayed date when it is the same moment as a UTC machine date.
+
+    Pages often state UTC in meta while showing, and
+    meaning, the reader's local day: a shown date no more than 14 hours (the
+    widest zone offset) from the machine moment names the same publication,
+    and its day is the one readers see.
     """
     if shown is None or (shown.year, shown.month, shown.day) == (utc.year, utc.month, utc.day):
         return utc
@@ -313,7 +333,8 @@ def _from_marked_elements(root: lxml.html.HtmlElement, lang: str | None) -> Iter
             yield _element_date(element, lang)
 
 
-def _element_date(element: lxml.html.HtmlElement, lang: str | None) -> FoundDate | None:
+def _element_date(element: lxml.html.HtmlElement, lang: str | None,
+                  text_too: bool = True) -> FoundDate | None:
     for key in dp.ATTRIBUTE_DATE_KEYS:
         found = parse_date(element.get(key), lang)
         if found is not None:
@@ -323,6 +344,8 @@ def _element_date(element: lxml.html.HtmlElement, lang: str | None) -> FoundDate
             found = parse_date(value, lang)
             if found is not None:
                 return found
+    if not text_too:
+        return None
     return parse_date(" ".join(element.text_content().split())[:200], lang)
 
 
@@ -333,7 +356,7 @@ def _in_foreign_block(element: lxml.html.HtmlElement, depth: int = 8) -> bool:
         node = node.getparent()
         if node is None:
             return False
-        if node.tag in ("footer", "aside", "nav", "li"):
+        if node.tag in ("footer", "aside", "nav"):
             return True
         names = f"{node.get('class', '')} {node.get('id', '')}"
         if names.strip() and dp.NOT_ARTICLE_CLASS_RE.search(names):
@@ -432,7 +455,12 @@ def _from_date_classes(root: lxml.html.HtmlElement, lang: str | None, bounds: _B
         if _in_foreign_block(element):
             continue
         text = " ".join(element.text_content().split())[:300]
-        yield from _pick_in_text(text, lang, bounds)
+        found_in_text = False
+        for found in _pick_in_text(text, lang, bounds):
+            found_in_text = True
+            yield found
+        if not found_in_text:
+            yield _element_date(element, lang, text_too=False)
 
 
 def _from_labelled_text(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
@@ -455,6 +483,14 @@ def _page_text(texts, options: ExtractOptions) -> str:
         if size > options.date_text_scan_chars:
             break
     return "\n".join(kept)
+
+
+def _from_raw_jsonld(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[FoundDate | None]:
+    """datePublished of JSON-LD blocks that ``read_page_meta`` could not decode."""
+    for script in _JSONLD_TEXT(root):
+        match = dp.RAW_JSONLD_PUBLISHED_RE.search(script)
+        if match:
+            yield parse_date(match.group("value"), lang)
 
 
 def _from_scripts(root: lxml.html.HtmlElement) -> Iterator[FoundDate | None]:

@@ -115,18 +115,27 @@ def _element_with_text(root: lxml.html.HtmlElement, references: list[str],
         if len(reference) < options.title_min_chars:
             continue
         shortest = max(options.title_min_chars, int(options.title_min_share * len(reference)))
-        for text in _TEXT_STARTING(root, t=reference, n=shortest):
+        for text in _TEXT_STARTING(root, t=reference, n=options.title_min_chars):
+            own = " ".join(text.split())
+            if len(own) < shortest and not _TITLE_SEPARATOR_RE.match(reference, len(own)):
+                continue  # short and not a whole part of the title: a breadcrumb word
             parent = text.getparent()
             if parent is not None and text.is_tail:
                 parent = parent.getparent()
+            if parent is not None and parent.tag == "a" and _is_heading(parent.getparent()):
+                parent = parent.getparent()  # <h3><a href=self>Headline</a></h3>
             if parent is None or parent.tag in ("title", "a", "option", "script", "style"):
                 continue
-            length = len(" ".join(text.split()))
+            length = len(own)
             if length > best_length:
                 best, best_length = parent, length
         if best is not None:
             return best
     return None
+
+
+def _is_heading(element: lxml.html.HtmlElement | None) -> bool:
+    return element is not None and element.tag in ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
 def visible_text(element: lxml.html.HtmlElement) -> str:
