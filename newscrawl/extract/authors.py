@@ -17,7 +17,7 @@ _META_AUTHOR_KEYS = ("author", "article:author", "byl", "dc.creator", "dcterms.c
                      "parsely-author", "sailthru.author", "og:article:author", "citation_author")
 # Byline phrases: "By Jane Doe", "作者：张三", "记者 李四", "Por Ana", "Par Marie", "Von Max", "Автор: ...".
 _BYLINE_RE = re.compile(
-    r"(?:^|[\s(（|])(?:by|por|par|von|di|door|автор[:：]?|作者|记者|撰文|文|编辑|责编|責任編輯|责任编辑)"
+    r"(?:(?:^|[\s(（|])(?:by|por|par|von|door|автор[:：]?)|作者|记者|記者|撰文|文\s*[/／|])"
     r"\s*[:：/|]?\s*(?P<names>[^\n:：|()（）【】\[\]]{2,80})",
     re.I,
 )

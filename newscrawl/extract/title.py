@@ -58,7 +58,9 @@ def find_title(root: lxml.html.HtmlElement | None, page: PageMeta,
     if root is not None:
         headline = find_headline_element(root, page, options, references=references)
         if headline is not None:
-            return _title_of_element(headline, references)
+            title = _title_of_element(headline, references)
+            if not _is_site_name(title, site_names):
+                return title
     for reference in references:
         if not _is_site_name(reference, site_names):
             return reference

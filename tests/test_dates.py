@@ -1,0 +1,151 @@
+"""Publish-date heuristics: sources in order, zones kept, bad dates rejected."""
+from datetime import datetime
+
+import pytest
+
+from newscrawl.extract.dates import find_published, iter_text_dates, parse_date
+from newscrawl.extract.dom import parse_html
+from newscrawl.extract.metadata import read_page_meta
+
+FETCHED = datetime(2024, 5, 1, 12, 0)
+
+
+def published(html: str, url: str | None = None, fetched_at: datetime = FETCHED) -> str | None:
+    root = parse_html(html)
+    return find_published(root, read_page_meta(root), url, fetched_at)
+
+
+def page(head: str = "", body: str = "") -> str:
+    return f"<html><head><title>Bridge reopens after repairs</title>{head}</head><body>{body}</body></html>"
+
+
+def test_jsonld_date_published_first_with_zone_kept():
+    html = page(
+        '<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "2018-09-02T10:40:00+08:00",'
+        ' "dateModified": "2018-09-03T08:00:00+08:00"}</script>'
+        '<meta property="article:published_time" content="2018-09-01T09:00:00+08:00">')
+    assert published(html) == "2018-09-02T10:40:00+08:00"
+
+
+def test_article_meta_tag():
+    html = page('<meta property="article:published_time" content="2018-09-02T10:40:00+08:00">')
+    assert published(html) == "2018-09-02T10:40:00+08:00"
+
+
+@pytest.mark.parametrize("key", ["pubdate", "PubDate", "publishdate", "firstpublishedtime", "dc.date",
+                                 "sailthru.date", "parsely-pub-date"])
+def test_named_meta_tags(key):
+    html = page(f'<meta name="{key}" content="2018-09-02 10:40:00">')
+    assert published(html) == "2018-09-02T10:40:00"
+
+
+def test_itemprop_and_time_element():
+    html = page(body='<h1>Bridge reopens after repairs</h1>'
+                     '<span itemprop="datePublished" content="2018-09-02">Sept 2</span>')
+    assert published(html) == "2018-09-02"
+    html = page(body='<h1>Bridge reopens after repairs</h1><time datetime="2018-09-02T10:40:00Z">Sunday</time>')
+    assert published(html) == "2018-09-02T10:40:00+00:00"
+
+
+@pytest.mark.parametrize("byline, expected", [
+    ("发布时间：2018-09-02 10:40", "2018-09-02T10:40:00"),
+    ("2018年09月02日 10:40:22 来源：新华社", "2018-09-02T10:40:22"),
+    ("By Jane Doe | Sep 2, 2018", "2018-09-02"),
+    ("2 September 2018", "2018-09-02"),
+    ("Publié le 2 septembre 2018 à 10h40", "2018-09-02T10:40:00"),
+    ("Publicado el 2 de septiembre de 2018", "2018-09-02"),
+    ("2 de setembro de 2018", "2018-09-02"),
+    ("2 сентября 2018 г., 10:40", "2018-09-02T10:40:00"),
+    ("2018年9月2日 10時40分", "2018-09-02T10:40:00"),
+    ("نشر في 2 سبتمبر 2018", "2018-09-02"),
+    ("02.09.2018 10:40", "2018-09-02T10:40:00"),
+])
+def test_byline_text_near_the_headline(byline, expected):
+    html = page(body=f'<div class="nav"><a href="/">Home</a></div><h1>Bridge reopens after repairs</h1>'
+                     f'<div>{byline}</div><p>The bridge reopened on Monday after two years of work.</p>')
+    assert published(html) == expected
+
+
+def test_url_date_is_a_late_fallback():
+    html = page(body="<h1>Bridge reopens after repairs</h1><p>No date in the text.</p>")
+    assert published(html, "https://example.com/news/2018/09/02/bridge.html") == "2018-09-02"
+    assert published(html, "https://example.com/a/20180902/n123.shtml") == "2018-09-02"
+    assert published(html, "https://example.com/2018-09-02/bridge") == "2018-09-02"
+
+
+def test_meta_before_byline_before_url():
+    html = page('<meta name="pubdate" content="2018-09-02">',
+                "<h1>Bridge reopens after repairs</h1><div>2018-08-30</div>")
+    assert published(html, "https://example.com/2018/08/01/x") == "2018-09-02"
+    html = page(body="<h1>Bridge reopens after repairs</h1><div>2018-08-30</div>")
+    assert published(html, "https://example.com/2018/08/01/x") == "2018-08-30"
+
+
+def test_published_preferred_over_modified():
+    html = page('<meta property="article:modified_time" content="2018-09-05T10:00:00+00:00">'
+                '<meta property="article:published_time" content="2018-09-02T10:00:00+00:00">')
+    assert published(html) == "2018-09-02T10:00:00+00:00"
+
+
+def test_modified_used_when_nothing_else():
+    html = page('<meta property="article:modified_time" content="2018-09-05T10:00:00+01:00">')
+    assert published(html) == "2018-09-05T10:00:00+01:00"
+
+
+def test_updated_label_is_not_the_publish_date():
+    html = page(body="<h1>Bridge reopens after repairs</h1>"
+                     "<div>Updated: 2018-09-05</div><div>Published: 2018-09-02</div>")
+    assert published(html) == "2018-09-02"
+
+
+def test_future_dates_rejected():
+    html = page('<meta property="article:published_time" content="2030-01-01T00:00:00">')
+    assert published(html, "https://example.com/2018/09/02/x") == "2018-09-02"
+
+
+def test_dates_before_1995_rejected():
+    html = page('<meta name="pubdate" content="1970-01-01">')
+    assert published(html) is None
+
+
+def test_copyright_and_footer_years_ignored():
+    html = page(body="<h1>Bridge reopens after repairs</h1><p>Text of the story without a date.</p>"
+                     "<div>© 2018-09-02 Example Corp. All rights reserved.</div>")
+    assert published(html) is None
+
+
+def test_two_digit_year_is_not_2008():
+    html = page(body="<h1>Bridge reopens after repairs</h1><div>18-03-08 10:40</div>")
+    assert published(html) != "2008-03-18"
+    assert not any(found.year == 2008 for _, _, found in iter_text_dates("18-03-08"))
+    assert parse_date("18-03-08") is None
+
+
+def test_cjk_two_digit_year_maps_to_20xx():
+    assert parse_date("18年3月8日").iso() == "2018-03-08"
+
+
+def test_utc_meta_read_as_the_local_day_the_page_shows():
+    html = page('<meta property="article:published_time" content="2020-02-18T02:18:11+00:00">',
+                "<h1>Bridge reopens after repairs</h1><div>Por Agencia | 17 de febrero 2020</div>")
+    assert published(html) == "2020-02-17"
+
+
+def test_script_variable_and_epoch():
+    html = page(body='<h1>Bridge reopens after repairs</h1><script>var ct = "1567821600";</script>')
+    assert published(html).startswith("2019-09-07")
+
+
+def test_numeric_order_day_first_outside_us():
+    assert parse_date("02/09/2018", "fr").iso() == "2018-09-02"
+    assert parse_date("09/02/2018", "en").iso() == "2018-09-02"
+    assert parse_date("25/12/2018", "en").iso() == "2018-12-25"
+
+
+def test_rfc2822_and_compact_forms():
+    assert parse_date("Sun, 02 Sep 2018 10:40:00 +0800").iso() == "2018-09-02T10:40:00+08:00"
+    assert parse_date("20180902").iso() == "2018-09-02"
+
+
+def test_no_page():
+    assert find_published(None, read_page_meta(parse_html("<p>x</p>")), None) is None
