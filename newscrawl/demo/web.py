@@ -25,6 +25,11 @@ from urllib.parse import parse_qs, urlsplit
 from .stories import HARBOR, JIANGCHENG, VALLEY, Story
 
 UTF8_HTML = "text/html; charset=utf-8"
+NAV = {
+    "Harbor Times": [("/", "Home"), ("/world/", "World"), ("/business/", "Business"), ("/tag/ports", "Ports"),
+                     ("/about", "About us"), ("/archive/2024/05/", "Archive")],
+    "Valley Ledger": [("/", "Home"), ("/about", "About")],
+}
 
 
 @dataclass(frozen=True)
@@ -66,15 +71,13 @@ def _en_page(title: str, body: str, head: str = "", site: str = "Harbor Times") 
 <script>window.dataLayer = [];function track(e) {{ dataLayer.push(e); }}</script>
 {head}</head><body>
 <header><a href="/" class="logo">{site}</a>
-<nav class="menu"><ul><li><a href="/">Home</a></li><li><a href="/world/">World</a></li>
-<li><a href="/business/">Business</a></li><li><a href="/tag/ports">Ports</a></li>
-<li><a href="/about">About us</a></li><li><a href="/archive/2024/05/">Archive</a></li></ul></nav></header>
+<nav class="menu"><ul>{_links(NAV.get(site, [("/", "Home")]))}</ul></nav></header>
 <!-- main content starts -->
 {body}
 <iframe src="/ads/frame.html" class="ad" title="advertisement"></iframe>
 <noscript>Please enable JavaScript to see our newsletter offers.</noscript>
 <footer><p>Copyright 2024 {site}. All rights reserved.</p><ul><li><a href="/about">About</a></li>
-<li><a href="/contact">Contact</a></li><li><a href="/privacy">Privacy</a></li></ul></footer>
+<li><a href="/contact">Contact</a></li></ul></footer>
 <script>track("pageview");</script></body></html>"""
     return page.encode("utf-8")
 
@@ -228,11 +231,10 @@ def harbor_times(base: str) -> DemoSite:
 def valley_ledger(base: str) -> DemoSite:
     site = DemoSite("valley-ledger", base)
     paths = {s.key: f"/stories/{48100 + i}-{s.key}" for i, s in enumerate(VALLEY)}
-    headlines = [(paths[s.key], s.title) for s in VALLEY]
     for story in VALLEY:
         url = base + paths[story.key]
-        related = [h for h in headlines if h[0] != paths[story.key]]
-        site.routes[paths[story.key]] = Reply(_en_article(story, url, related, "Valley Ledger", markup=True))
+        # articles link home only: the JSON Feed is the one way to find the later stories
+        site.routes[paths[story.key]] = Reply(_en_article(story, url, [("/", "Home")], "Valley Ledger", markup=True))
         site.articles[url] = story
     printed = VALLEY[0]
     site.routes["/print/48100"] = Reply(_en_article(printed, base + paths[printed.key], [], "Valley Ledger", True))
@@ -244,6 +246,7 @@ def valley_ledger(base: str) -> DemoSite:
     site.routes["/"] = Reply(_list_page("Valley Ledger", home, site="Valley Ledger",
                                         head='<link rel="alternate" type="application/feed+json" href="/feed.json">'))
     site.routes["/about"] = Reply(_list_page("About the Ledger", [("/", "Home")], site="Valley Ledger"))
+    site.routes["/contact"] = Reply(_list_page("Contact the Ledger", [("/", "Home")], site="Valley Ledger"))
     site.config = {"name": site.name, "start_urls": [base + "/"], "max_depth": 2}
     return site
 

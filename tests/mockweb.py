@@ -1,0 +1,49 @@
+"""The mock web of the crawl tests: the demo sites served on 127.0.0.x, plus crawl helpers."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from newscrawl.demo import DemoServer, crawl, write_sites_file
+from newscrawl.demo.server import loopback_works
+
+ITEM_KEYS = ["url", "canonical_url", "site", "title", "published", "text", "html", "lang", "authors",
+             "discovered_via", "fetched_at", "score"]
+# Text of page furniture that must never reach an item.
+BOILERPLATE = ("All rights reserved", "Please enable JavaScript", "版权所有", "window.dataLayer", "More stories")
+
+needs_loopback = pytest.mark.skipif(not loopback_works(), reason="127.0.0.2+ cannot be bound on this machine")
+
+
+@dataclass
+class CrawlRun:
+    web: DemoServer
+    returncode: int
+    stderr: str
+    items: list[dict]
+    summary: dict
+    output: Path
+
+    def site_summary(self, name: str) -> dict:
+        return self.summary["sites"][name]
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def run_crawl(web: DemoServer, workdir: Path, output: Path | None, settings: dict | None = None,
+              args: tuple[str, ...] = ()) -> CrawlRun:
+    """Crawl the web's sites from ``workdir``; output None uses the default output path."""
+    sites = write_sites_file([s.config for s in web.sites], workdir / "sites.yaml")
+    result = crawl(sites, output, settings=settings, cwd=workdir, args=args)
+    if output is None:
+        found = sorted((workdir / "output").glob("news-*.jsonl"))
+        output = found[-1] if found else workdir / "output" / "missing.jsonl"
+    summary_path = output.with_name(output.name.rsplit(".", 1)[0] + ".summary.json")
+    summary = json.loads(summary_path.read_text(encoding="utf-8")) if summary_path.exists() else {}
+    items = read_jsonl(output) if output.exists() else []
+    return CrawlRun(web, result.returncode, result.stderr, items, summary, output)
