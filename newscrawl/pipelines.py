@@ -35,13 +35,20 @@ def canonical_url_of(item: PageItem, result: ExtractResult) -> str:
     return canonicalize(item.url)
 
 
+def choose_published(found: str | None, hint: str | None) -> str | None:
+    """The page's date, unless it is a bare day and the feed or news sitemap gave a full timestamp."""
+    if found and (len(found) > 10 or not hint or len(hint) <= 10):
+        return found
+    return hint or found
+
+
 def build_article(item: PageItem, result: ExtractResult) -> ArticleItem:
     return ArticleItem(
         url=item.url,
         canonical_url=canonical_url_of(item, result),
         site=item.site,
         title=result.title or item.hint_title,
-        published=result.published or item.hint_published,
+        published=choose_published(result.published, item.hint_published),
         text=result.text,
         html=result.html,
         lang=result.lang,

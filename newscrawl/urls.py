@@ -7,6 +7,8 @@ from w3lib.url import canonicalize_url
 
 from .crawl_patterns import DIGITS_RE, TRACKING_PARAMS, TRACKING_PREFIXES
 
+_DEFAULT_PORTS = {("http", 80), ("https", 443)}
+
 
 def is_tracking_param(name: str) -> bool:
     name = name.lower()
@@ -20,8 +22,11 @@ def canonicalize(url: str) -> str:
     'http://example.com/a?a=1&b=2'
     """
     parts = urlsplit(url.strip())
+    netloc = parts.netloc
+    if (parts.scheme, parts.port) in _DEFAULT_PORTS:
+        netloc = netloc.rsplit(":", 1)[0]
     query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not is_tracking_param(k)]
-    cleaned = urlunsplit((parts.scheme, parts.netloc, parts.path or "/", urlencode(query), ""))
+    cleaned = urlunsplit((parts.scheme, netloc, parts.path or "/", urlencode(query), ""))
     return canonicalize_url(cleaned, keep_fragments=False)
 
 

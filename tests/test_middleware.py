@@ -1,0 +1,96 @@
+"""StripNoiseMiddleware and SiteOffsiteMiddleware, through a test crawler and its stats."""
+from __future__ import annotations
+
+import pytest
+from scrapy import Request
+from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.http import HtmlResponse, TextResponse, XmlResponse
+from scrapy.utils.test import get_crawler
+
+from newscrawl.middlewares import SiteOffsiteMiddleware, StripNoiseMiddleware
+from newscrawl.spiders.news import NewsSpider
+
+PAGE = b"""<!DOCTYPE html><html><head><title>T</title>
+<script>var tracker = "SCRIPT-NOISE";</script>
+<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Kept headline"}</script>
+<style>.x { color: red } /* STYLE-NOISE */</style></head>
+<body><!-- COMMENT-NOISE --><p>Body text stays.</p><iframe src="/ad">IFRAME-NOISE</iframe>
+<noscript>NOSCRIPT-NOISE</noscript><p>Tail <script>SCRIPT2</script>after script.</p></body></html>"""
+
+
+@pytest.fixture
+def crawler():
+    return get_crawler(settings_dict={})
+
+
+def _run(crawler, response, meta=None):
+    middleware = StripNoiseMiddleware.from_crawler(crawler)
+    request = Request(response.url, meta=meta or {})
+    return middleware.process_response(request, response)
+
+
+def test_noise_is_removed_json_ld_kept_and_counted(crawler):
+    response = HtmlResponse("http://a.test/x", body=PAGE, headers={"Content-Type": "text/html; charset=utf-8"})
+    result = _run(crawler, response)
+    text = result.text
+    for noise in ("SCRIPT-NOISE", "STYLE-NOISE", "COMMENT-NOISE", "IFRAME-NOISE", "NOSCRIPT-NOISE", "SCRIPT2"):
+        assert noise not in text
+    assert "Kept headline" in text and "Body text stays." in text
+    assert "Tail after script." in " ".join(result.xpath("//p[2]//text()").getall()).replace("  ", " ")
+    stats = crawler.stats.get_stats()
+    assert stats["newscrawl/middleware/removed/script"] == 2
+    assert stats["newscrawl/middleware/removed/style"] == 1
+    assert stats["newscrawl/middleware/removed/iframe"] == 1
+    assert stats["newscrawl/middleware/removed/noscript"] == 1
+    assert stats["newscrawl/middleware/removed/comment"] == 1
+
+
+@pytest.mark.parametrize("header", ["text/html", "text/html; charset=gbk"])
+def test_gbk_page_stays_readable(crawler, header):
+    page = ('<html><head><meta http-equiv="Content-Type" content="text/html; charset=gbk"><title>新闻</title>'
+            '</head><body><p>江城地铁五号线开通试运营。</p><script>x="噪声"</script></body></html>').encode("gbk")
+    result = _run(crawler, HtmlResponse("http://a.test/n", body=page, headers={"Content-Type": header}))
+    assert result.encoding == "utf-8"
+    assert result.headers[b"Content-Type"] == b"text/html; charset=utf-8"
+    assert "江城地铁五号线开通试运营。" in result.text and "噪声" not in result.text
+    assert "gbk" not in result.text  # no in-document declaration contradicts the UTF-8 body
+    assert "江城地铁五号线开通试运营。".encode("utf-8") in result.body
+
+
+def test_undeclared_gbk_page_is_decoded(crawler):
+    page = "<html><body><p>城西湿地公园迎来候鸟归来，观鸟爱好者记录到三十多种鸟类。</p></body></html>".encode("gbk")
+    result = _run(crawler, HtmlResponse("http://a.test/n", body=page, headers={"Content-Type": "text/html"}))
+    assert "城西湿地公园迎来候鸟归来" in result.text
+
+
+@pytest.mark.parametrize("response, meta", [
+    (XmlResponse("http://a.test/feed.xml", body=b"<rss><script>x</script></rss>"), {}),
+    (TextResponse("http://a.test/a.txt", body=b"<script>x</script>", headers={"Content-Type": "text/plain"}), {}),
+    (HtmlResponse("http://a.test/f", body=b"<rss><script>x</script></rss>"), {"newscrawl_source": "feed"}),
+    (HtmlResponse("http://a.test/e", status=404, body=b"<html><script>x</script></html>"), {}),
+    (HtmlResponse("http://a.test/j", body=b"{}<script>", headers={"Content-Type": "application/json"}), {}),
+])
+def test_other_responses_pass_untouched(crawler, response, meta):
+    assert _run(crawler, response, meta) is response
+    assert not crawler.stats.get_stats()
+
+
+def test_disabled_by_setting():
+    with pytest.raises(NotConfigured):
+        StripNoiseMiddleware.from_crawler(get_crawler(settings_dict={"NEWSCRAWL_STRIP_ENABLED": False}))
+
+
+def test_offsite_is_judged_per_site(tmp_path):
+    sites = tmp_path / "sites.yaml"
+    sites.write_text("sites:\n- name: a\n  start_urls: ['http://a.test/']\n"
+                     "- name: b\n  start_urls: ['http://b.test/']\n  allowed_domains: [b.test, cdn.b.test]\n")
+    crawler = get_crawler(NewsSpider)
+    crawler.spider = NewsSpider.from_crawler(crawler, sites=str(sites))
+    middleware = SiteOffsiteMiddleware.from_crawler(crawler)
+    middleware.spider_opened(crawler.spider)
+    middleware.process_request(Request("http://a.test/x", meta={"newscrawl_site": "a"}))
+    middleware.process_request(Request("http://img.cdn.b.test/x", meta={"newscrawl_site": "b"}))
+    for url, site in [("http://b.test/x", "a"), ("http://169.254.169.254/latest", "a"), ("http://a.test/", "b")]:
+        with pytest.raises(IgnoreRequest):
+            middleware.process_request(Request(url, meta={"newscrawl_site": site}))
+    assert crawler.stats.get_value("offsite/filtered") == 3
