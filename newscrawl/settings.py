@@ -42,6 +42,7 @@ ITEM_PIPELINES = {
     "newscrawl.pipelines.ExtractPipeline": 300,
     "newscrawl.pipelines.DuplicatePipeline": 400,
 }
+SPIDER_CONTRACTS = {"newscrawl.contracts.SiteUrlContract": 10}
 EXTENSIONS = {
     "newscrawl.progress.ProgressLogExtension": 500,
     "newscrawl.progress.SiteSummaryExtension": 510,

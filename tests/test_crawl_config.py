@@ -5,6 +5,7 @@ import pytest
 
 from mockweb import needs_loopback
 from newscrawl.demo import DemoServer, crawl, write_sites_file
+from newscrawl.demo.run import run_scrapy
 
 pytestmark = needs_loopback
 
@@ -71,3 +72,11 @@ def test_unknown_only_name_exits_2(web, tmp_path):
     result = crawl(sites, tmp_path / "o.jsonl", cwd=tmp_path, args=("-a", "only=nope"))
     assert result.returncode == 2
     assert "argument 'only': unknown site name(s): nope" in result.stderr
+
+
+def test_spider_contracts_pass_on_the_mock_web(web, tmp_path):
+    sites = write_sites_file([s.config for s in web.sites], tmp_path / "sites.yaml")
+    result = run_scrapy(["check", "news", "-a", f"sites={sites}", "-s", "LOG_LEVEL=WARNING",
+                         "-s", "AUTOTHROTTLE_ENABLED=0", "-s", "DOWNLOAD_DELAY=0"], cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "Ran 6 contracts" in result.stderr and "OK" in result.stderr

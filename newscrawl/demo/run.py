@@ -29,12 +29,17 @@ def write_sites_file(configs: list[dict], path: Path) -> Path:
 def crawl(sites: Path, output: Path | None = None, settings: dict | None = None, cwd: Path | None = None,
           args: tuple[str, ...] = (), timeout: float = 300) -> subprocess.CompletedProcess:
     """Run the real crawl command; output None leaves the default output path."""
-    command = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"sites={sites}", *args]
+    command = ["crawl", "news", "-a", f"sites={sites}", *args]
     if output is not None:
         command += ["-O", str(output)]
     for name, value in {**LOOPBACK_SETTINGS, **(settings or {})}.items():
         command += ["-s", f"{name}={value}"]
+    return run_scrapy(command, cwd, timeout)
+
+
+def run_scrapy(args: list[str], cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    """``python -m scrapy ARGS`` with this project's settings, from any directory."""
     env = dict(os.environ, SCRAPY_SETTINGS_MODULE="newscrawl.settings",
                PYTHONPATH=os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])))
-    return subprocess.run(command, cwd=cwd or PROJECT_ROOT, env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    return subprocess.run([sys.executable, "-m", "scrapy", *args], cwd=cwd or PROJECT_ROOT, env=env,
+                          capture_output=True, text=True, timeout=timeout)
