@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .blocks import has_prose, is_link_navigation
@@ -34,6 +35,8 @@ def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, f
         if text[i] - link_text[i] < minimum or element.tag not in CONTAINER_TAGS:
             continue
         score = table.score(i, log_sd)
+        if options.mass_weight:
+            score *= math.log(text[i] - link_text[i]) ** options.mass_weight
         if score > best_score:
             best, best_score = i, score
     return best, best_score

@@ -27,6 +27,12 @@ class ExtractOptions:
     # --- density score (DEVELOPERS.md: text + symbol density) ---------------
     # Candidates with fewer non-link characters than this are not scored (chars).
     min_candidate_chars: int = 20
+    # The paper's TD is a per-tag average, so a single long paragraph outscores the
+    # article that holds it. Each candidate's score is multiplied by
+    # log(T - LT) ** mass_weight to prefer the node holding more prose. Tuned: token F1
+    # rose on every development set from 0 to 8 and fell on cx_zh/htmltotext at 12
+    # (benchmarks/accuracy.py, 2026-11-22).
+    mass_weight: float = 8.0
 
     # --- anchor/form block rules (DEVELOPERS.md, numbers from the source paper) --
     # A block with more than this many links and non-anchor/anchor text ratio below
