@@ -81,7 +81,29 @@ def parse_html(html: str) -> lxml.html.HtmlElement | None:
         root = lxml.html.document_fromstring(html)
     except (lxml.etree.ParserError, ValueError):
         return None
+    if root.find("body") is None:
+        root = _reparse_body(root, html)
     return root
+
+
+_BODY_START_RE = re.compile(r"<body[\s>]", re.I)
+
+
+def _reparse_body(root: lxml.html.HtmlElement, html: str) -> lxml.html.HtmlElement:
+    """libxml2 sometimes loses the whole <body> after a quirky <head>; parse it alone."""
+    match = _BODY_START_RE.search(html)
+    if not match:
+        return root
+    try:
+        body_root = lxml.html.document_fromstring(html[match.start():])
+    except (lxml.etree.ParserError, ValueError):
+        return root
+    head = root.find("head")
+    if head is not None and body_root.find("head") is None:
+        body_root.insert(0, head)
+    for name, value in root.attrib.items():
+        body_root.set(name, value)
+    return body_root
 
 
 def is_hidden(element: lxml.html.HtmlElement) -> bool:
