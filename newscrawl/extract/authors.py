@@ -10,7 +10,7 @@ import lxml.etree
 import lxml.html
 
 from .metadata import PageMeta
-from .title import find_byline_anchor, normalize_title, site_names_of
+from .title import find_byline_anchor, following_texts, normalize_title, site_names_of
 
 # Meta keys naming the author, best first.
 _META_AUTHOR_KEYS = ("author", "article:author", "byl", "dc.creator", "dcterms.creator",
@@ -30,13 +30,15 @@ _NAMES_END_RE = re.compile(
 # Separators between several names.
 _NAME_SPLIT_RE = re.compile(r"\s*(?:,|，|、|/|;|；|\band\b|&|\by\b|\be\b|\bet\b|\bund\b|\s{2,})\s*", re.I)
 _URL_RE = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|cn|net|org)\b", re.I)
-_REL_AUTHOR = lxml.etree.XPath("//a[contains(concat(' ', @rel, ' '), ' author ')]"
-                               "|//*[@itemprop='author' and not(self::meta)]"
-                               "|//*[contains(concat(' ', @class, ' '), ' author ')"
-                               " or contains(@class, 'author-name') or contains(@class, 'byline__name')]")
-_FOLLOWING_TEXT = lxml.etree.XPath(
-    "following::text()[not(parent::script) and not(parent::style)][normalize-space()][position() <= 25]",
-    smart_strings=False)
+# rel=author links, itemprop=author elements and class "author"/"byline" boxes, by their
+# attribute values (the attribute axis is the cheap way to test every element in XPath).
+_AUTHOR_ATTRIBUTES = lxml.etree.XPath(
+    "descendant::a/@rel[contains(concat(' ', ., ' '), ' author ')]"
+    "|descendant::*/@itemprop[.='author']"
+    "|descendant::*/@class[contains(concat(' ', ., ' '), ' author ') or contains(., 'author-name')"
+    " or contains(., 'byline__name')]")
+# Characters of text after the headline searched for a byline.
+_BYLINE_WINDOW_CHARS = 400
 # Longest plausible list of names in one byline (characters).
 _MAX_NAMES_CHARS = 80
 # Most authors kept.
@@ -86,7 +88,10 @@ def _from_meta(page: PageMeta) -> list[str]:
 
 def _from_elements(root: lxml.html.HtmlElement) -> list[str]:
     names: list[str] = []
-    for element in _REL_AUTHOR(root)[:_MAX_AUTHORS]:
+    for value in _AUTHOR_ATTRIBUTES(root)[:_MAX_AUTHORS]:
+        element = value.getparent()
+        if element.tag == "meta":
+            continue
         text = " ".join(element.text_content().split())
         text = re.sub(r"^(?:by|por|par|von)\s+", "", text, flags=re.I)
         if 1 < len(text) <= _MAX_NAMES_CHARS:
@@ -98,8 +103,8 @@ def _from_byline(root: lxml.html.HtmlElement, page: PageMeta) -> list[str]:
     headline = find_byline_anchor(root, page)
     if headline is None:
         return []
-    for text in _FOLLOWING_TEXT(headline):
-        match = _BYLINE_RE.search(" ".join(text.split()))
+    for text in following_texts(headline, _BYLINE_WINDOW_CHARS):
+        match = _BYLINE_RE.search(text)
         if match:
             names = _NAMES_END_RE.sub("", match.group("names"))
             return _split_names(names)

@@ -21,24 +21,17 @@ import lxml.html
 from . import date_patterns as dp
 from .metadata import PageMeta
 from .options import DEFAULT_OPTIONS, ExtractOptions
-from .title import find_byline_anchor, visible_text
+from .title import find_byline_anchor, following_texts, preceding_texts, visible_text
 
 _VISIBLE_TEXT = "[not(parent::script) and not(parent::style) and not(parent::noscript)][normalize-space()]"
-_FOLLOWING_TEXT = lxml.etree.XPath("following::text()" + _VISIBLE_TEXT + "[position() <= $n]",
-                                   smart_strings=False)
-_PRECEDING_TEXT = lxml.etree.XPath("preceding::text()" + _VISIBLE_TEXT + "[position() <= $n]",
-                                   smart_strings=False)
 _BODY_TEXT = lxml.etree.XPath("//body//text()" + _VISIBLE_TEXT, smart_strings=False)
-_BODY_TEXT_NO_LINKS = lxml.etree.XPath("//body//text()" + _VISIBLE_TEXT + "[not(ancestor::a)]",
-                                      smart_strings=False)
+_BODY_TEXT_NODES = lxml.etree.XPath("//body//text()" + _VISIBLE_TEXT)
 _JSONLD_TEXT = lxml.etree.XPath("//script[@type='application/ld+json']/text()", smart_strings=False)
 _SCRIPT_TEXT = lxml.etree.XPath("//script[not(@src)]/text()", smart_strings=False)
+# Characters after a publish label in which its date must start and end.
+_LABEL_REACH_CHARS = 48
 _MARKED = lxml.etree.XPath(dp.MARKED_DATE_XPATH)
-_DATA_ATTRIBUTE = lxml.etree.XPath(dp.DATA_ATTRIBUTE_XPATH)
-_TIMES = lxml.etree.XPath(dp.TIME_XPATH)
 _DATE_CLASSES = lxml.etree.XPath(dp.DATE_CLASS_XPATH)
-# Text nodes fetched around the headline (each is a short run of text).
-_WINDOW_NODES = 80
 
 
 @dataclass(frozen=True)
@@ -190,6 +183,8 @@ def parse_date(value: str | None, lang: str | None = None) -> FoundDate | None:
 def iter_text_dates(text: str, lang: str | None = None) -> list[tuple[int, int, FoundDate]]:
     """Every date written in ``text`` as (start, end, date), in text order, no overlaps."""
     found: list[tuple[int, int, FoundDate]] = []
+    if not dp.HAS_YEAR_RE.search(text):
+        return found
     taken: list[tuple[int, int]] = []
     for pattern in dp.TEXT_DATE_PATTERNS:
         for match in pattern.finditer(text):
@@ -326,10 +321,12 @@ def _from_meta(page: PageMeta, keys: tuple[str, ...], lang: str | None) -> Itera
 
 def _from_marked_elements(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[FoundDate | None]:
     """itemprop=datePublished, data-ptime, <time pubdate>, class "published", then <time datetime>."""
-    for element in [*_MARKED(root), *_DATA_ATTRIBUTE(root)]:
-        yield _element_date(element, lang)
-    for element in _TIMES(root)[:10]:
-        if not _in_foreign_block(element):
+    for value in _MARKED(root):
+        yield _element_date(value.getparent(), lang)
+    for count, element in enumerate(root.iter("time")):
+        if count >= 10:
+            break
+        if element.get("datetime") and not _in_foreign_block(element):
             yield _element_date(element, lang)
 
 
@@ -372,26 +369,18 @@ def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, 
         return
     inside, _ = _split_dates(visible_text(headline), lang, bounds)
     yield from inside
-    after = _window(_FOLLOWING_TEXT(headline, n=_WINDOW_NODES), options.date_after_headline_chars)
-    before = _window(list(_PRECEDING_TEXT(headline, n=_WINDOW_NODES // 4))[::-1],
-                     options.date_before_headline_chars, from_end=True)
+    after = following_texts(headline, options.date_after_headline_chars, skip=_is_foreign)
+    before = preceding_texts(headline, options.date_before_headline_chars, skip=_is_foreign)[::-1]
     yield from _pick_in_runs(after, lang, bounds, options)
     yield from _pick_in_runs(before, lang, bounds, options, last=True)
 
 
-def _window(texts, limit: int, from_end: bool = False) -> list[str]:
-    """Whitespace-collapsed text runs adding up to about ``limit`` chars."""
-    runs = [" ".join(t.split()) for t in texts]
-    runs = [r for r in runs if r]
-    if from_end:
-        runs.reverse()
-    kept, size = [], 0
-    for run in runs:
-        if size >= limit:
-            break
-        kept.append(run)
-        size += len(run) + 1
-    return kept[::-1] if from_end else kept
+def _is_foreign(element: lxml.html.HtmlElement) -> bool:
+    """A block whose dates are not the page's: comments, link lists, page furniture."""
+    if element.tag in ("footer", "aside", "nav"):
+        return True
+    names = f"{element.get('class', '')} {element.get('id', '')}"
+    return bool(names.strip()) and bool(dp.NOT_ARTICLE_CLASS_RE.search(names))
 
 
 def _pick_in_runs(runs: list[str], lang: str | None, bounds: _Bounds, options: ExtractOptions,
@@ -442,12 +431,12 @@ def _pick_in_text(text: str, lang: str | None, bounds: _Bounds,
 
 
 def _from_date_classes(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
-                       options: ExtractOptions) -> Iterator[FoundDate]:
+                       options: ExtractOptions) -> Iterator[FoundDate | None]:
     """Byline boxes named date/time/pubtime/info..., outside comments and link lists."""
     seen = 0
-    for element in _DATE_CLASSES(root):
-        names = f"{element.get('class', '')} {element.get('id', '')}"
-        if not dp.DATE_CLASS_RE.search(names) or dp.NOT_ARTICLE_CLASS_RE.search(names):
+    for value in _DATE_CLASSES(root):
+        element = value.getparent()
+        if not dp.DATE_CLASS_RE.search(value) or dp.NOT_ARTICLE_CLASS_RE.search(value):
             continue
         seen += 1
         if seen > options.date_max_class_elements:
@@ -465,14 +454,36 @@ def _from_date_classes(root: lxml.html.HtmlElement, lang: str | None, bounds: _B
 
 def _from_labelled_text(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
                         options: ExtractOptions) -> Iterator[FoundDate]:
-    """A date labelled as the publish date anywhere in the page text (bounded)."""
-    yield from _pick_in_text(_page_text(_BODY_TEXT(root), options), lang, bounds, labelled_only=True)
+    """A date labelled as the publish date anywhere in the page text (bounded).
+
+    Labels are found first and only the few characters after each are parsed.
+    """
+    text = _page_text(_BODY_TEXT(root), options)
+    footer = dp.FOOTER_TEXT_RE.search(text)
+    if footer:
+        text = text[:footer.start()]
+    for label in dp.PUBLISH_LABEL_FIND_RE.finditer(text):
+        start = label.start()
+        yield from _pick_in_text(text[start:label.end() + _LABEL_REACH_CHARS], lang, bounds,
+                                 labelled_only=True)
 
 
 def _from_first_text_date(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
                           options: ExtractOptions) -> Iterator[FoundDate]:
-    """The first date of the page text outside links (old portal and forum pages)."""
-    yield from _pick_in_text(_page_text(_BODY_TEXT_NO_LINKS(root), options), lang, bounds)
+    """The first date of the page text outside links and foreign blocks (old portal pages)."""
+    texts = (t for t in _BODY_TEXT_NODES(root) if not _in_link_or_foreign(t.getparent()))
+    yield from _pick_in_text(_page_text(texts, options), lang, bounds)
+
+
+def _in_link_or_foreign(element: lxml.html.HtmlElement | None, depth: int = 8) -> bool:
+    node = element
+    for _ in range(depth):
+        if node is None:
+            return False
+        if node.tag == "a" or _is_foreign(node):
+            return True
+        node = node.getparent()
+    return False
 
 
 def _page_text(texts, options: ExtractOptions) -> str:

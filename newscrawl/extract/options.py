@@ -92,7 +92,7 @@ class ExtractOptions:
     date_before_headline_chars: int = 120
     # Near the headline, a date inside a text run longer than this is prose or a photo
     # caption, not the byline, unless a publish label precedes it (chars).
-    date_byline_max_run_chars: int = 160
+    date_byline_max_run_chars: int = 100
     # Elements with a date-like class/id examined for a byline date, count.
     date_max_class_elements: int = 30
     # Characters of page text searched for a labelled date ("发布时间：...") when the

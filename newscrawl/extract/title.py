@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import weakref
 
 import lxml.etree
 import lxml.html
@@ -17,13 +18,17 @@ import lxml.html
 from .metadata import PageMeta
 from .options import DEFAULT_OPTIONS, ExtractOptions
 
-# Headline candidates in document order: h1/h2 and elements whose class/id says title/headline.
-_HEADLINE_XPATH = (
-    "//h1|//h2|//*[not(self::html) and not(self::body) and not(self::title) and not(self::meta)"
-    " and (contains(@class,'title') or contains(@class,'Title') or contains(@class,'headline')"
-    " or contains(@class,'Headline') or contains(@id,'title') or contains(@id,'Title')"
-    " or contains(@id,'headline') or @itemprop='headline')]"
-)
+# class/id/itemprop values naming a title or headline; their elements are headline
+# candidates after h1/h2 (attribute axis: far cheaper than testing every element).
+_TITLE_ATTRIBUTES = lxml.etree.XPath(
+    "descendant::*/@class[contains(.,'title') or contains(.,'Title') or contains(.,'headline')"
+    " or contains(.,'Headline')]|descendant::*/@id[contains(.,'title') or contains(.,'Title')"
+    " or contains(.,'headline')]|descendant::*/@itemprop[.='headline']")
+# Tags whose text a reader never sees.
+_INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title"})
+# Byline anchors already found, per tree.
+_ANCHORS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_MISSING = object()
 # Text nodes of at least $n chars that start a given title ($t), outside <head>.
 _TEXT_STARTING = lxml.etree.XPath(
     "//body//text()[string-length(normalize-space(.)) >= $n][starts-with($t, normalize-space(.))]")
@@ -87,17 +92,31 @@ def find_headline_element(root: lxml.html.HtmlElement, page: PageMeta,
     if not keys:
         return None
     site_keys = {normalize_title(n) for n in site_names_of(page)}
-    candidates = root.xpath(_HEADLINE_XPATH)[: options.title_max_candidates]
-    ranked = sorted(enumerate(candidates), key=lambda item: (_tag_rank(item[1].tag), item[0]))
-    for _, element in ranked:
-        if element.tag not in ("h1", "h2") and _in_link_list(element):
-            continue
+    headings = list(root.iter("h1"))[: options.title_max_candidates]
+    headings += list(root.iter("h2"))[: options.title_max_candidates]
+    found = _first_matching(headings, keys, site_keys, options)
+    if found is not None:
+        return found
+    named = []
+    for value in _TITLE_ATTRIBUTES(root)[: options.title_max_candidates]:
+        element = value.getparent()
+        if element.tag not in ("html", "body", "title", "meta") and not _in_link_list(element):
+            named.append(element)
+    found = _first_matching(named, keys, site_keys, options)
+    if found is not None:
+        return found
+    return _element_with_text(root, references, options)
+
+
+def _first_matching(elements, keys: list[str], site_keys: set[str],
+                    options: ExtractOptions) -> lxml.html.HtmlElement | None:
+    for element in elements:
         text = normalize_title(visible_text(element))
         if len(text) < options.title_min_chars or text in site_keys or len(text) > 400:
             continue
         if any(_matches(text, key, options) for key in keys):
             return element
-    return _element_with_text(root, references, options)
+    return None
 
 
 def _in_link_list(element: lxml.html.HtmlElement) -> bool:
@@ -162,9 +181,84 @@ def _title_of_element(element: lxml.html.HtmlElement, references: list[str]) -> 
 
 def find_byline_anchor(root: lxml.html.HtmlElement, page: PageMeta,
                        options: ExtractOptions = DEFAULT_OPTIONS) -> lxml.html.HtmlElement | None:
-    """The headline element, else the first h1: the byline (date, authors) sits next to it."""
+    """The headline element, else the first h1: the byline (date, authors) sits next to it.
+
+    Remembered per tree: the date and author searches of one page share it.
+    """
+    cached = _ANCHORS.get(root, _MISSING)
+    if cached is not _MISSING:
+        return cached
     headline = find_headline_element(root, page, options)
-    return headline if headline is not None else first_h1(root)
+    anchor = headline if headline is not None else first_h1(root)
+    _ANCHORS[root] = anchor
+    return anchor
+
+
+def following_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -> list[str]:
+    """Visible text runs after ``element`` (not inside it), in document order, ~max_chars.
+
+    Walks siblings, then the parents' siblings, so only the window is visited.
+    ``skip(element)`` drops whole blocks (comments, link lists).
+    """
+    runs: list[str] = []
+    size = 0
+    node = element
+    while node is not None and size < max_chars:
+        for text in _chain([node.tail], *(_subtree_texts(s, skip) for s in node.itersiblings())):
+            text = " ".join((text or "").split())
+            if text:
+                runs.append(text)
+                size += len(text) + 1
+                if size >= max_chars:
+                    return runs
+        node = node.getparent()
+    return runs
+
+
+def preceding_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -> list[str]:
+    """Visible text runs before ``element``, nearest first, ~max_chars."""
+    runs: list[str] = []
+    size = 0
+    node = element
+    while node is not None and size < max_chars:
+        for sibling in node.itersiblings(preceding=True):
+            for text in reversed(list(_subtree_texts(sibling, skip))):
+                text = " ".join(text.split())
+                if text:
+                    runs.append(text)
+                    size += len(text) + 1
+                    if size >= max_chars:
+                        return runs
+        node = node.getparent()
+        if node is not None and node.text and node.text.strip():
+            runs.append(" ".join(node.text.split()))
+            size += len(runs[-1]) + 1
+    return runs
+
+
+def _chain(*iterables):
+    for iterable in iterables:
+        yield from iterable
+
+
+def _subtree_texts(element, skip=None):
+    """Texts of an element's subtree then its tail, skipping scripts, styles, comments."""
+    stack = [(element, False)]
+    while stack:
+        node, closed = stack.pop()
+        if closed:
+            if node.tail:
+                yield node.tail
+            continue
+        tag = node.tag
+        if not isinstance(tag, str) or tag in _INVISIBLE_TAGS or (skip is not None and skip(node)):
+            if node.tail:
+                yield node.tail
+            continue
+        if node.text:
+            yield node.text
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node))
 
 
 def first_h1(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement | None:
@@ -269,10 +363,6 @@ def _matches(text: str, key: str, options: ExtractOptions) -> bool:
     if stem in key:
         return len(stem) >= max(0.8, options.title_min_share) * len(key)
     return False
-
-
-def _tag_rank(tag) -> int:
-    return {"h1": 0, "h2": 1}.get(tag if isinstance(tag, str) else "", 2)
 
 
 def _part_is_site(part: str, site_keys: set[str]) -> bool:
