@@ -18,6 +18,7 @@ from .patterns import (
     LIKELY_BLOCK_RE,
     FORM_FIELD_TAGS,
     ARTICLE_MARKER_XPATH,
+    COMMENT_BLOCK_RE,
 )
 
 _BOMS = (
@@ -139,12 +140,17 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
             doomed.append(element)
         elif options.remove_unlikely and tag not in ("html", "body", "article", "main"):
             names = _class_and_id(element)
-            if (names.strip() and UNLIKELY_BLOCK_RE.search(names) and not LIKELY_BLOCK_RE.search(names)
-                    and not _holds_article(element)):
+            if names.strip() and _is_unlikely(names) and not _holds_article(element):
                 doomed.append(element)
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()
+
+
+def _is_unlikely(names: str) -> bool:
+    if COMMENT_BLOCK_RE.search(names):
+        return True
+    return bool(UNLIKELY_BLOCK_RE.search(names)) and not LIKELY_BLOCK_RE.search(names)
 
 
 def _holds_article(element: lxml.html.HtmlElement) -> bool:

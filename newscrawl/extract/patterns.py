@@ -59,6 +59,9 @@ UNLIKELY_BLOCK_RE = re.compile(
     r"tag-?list|keywords|crumbs?|pager|xgyd|xgxw|pinglun|fenxiang|tuijian)(?:$|[\s_-])",
     re.I,
 )
+# Class/id names of reader comments: removed even when the name also says "content"
+# ("comment-content"), unless the block holds the headline or the article element.
+COMMENT_BLOCK_RE = re.compile(r"comment|disqus|respond|reply|pinglun", re.I)
 # Class/id tokens that keep a block even when it also names boilerplate.
 LIKELY_BLOCK_RE = re.compile(
     r"article|body|content|entry|main|post|text|story|blog|news-?detail|detail|zhengwen|正文",
@@ -102,6 +105,7 @@ BOILERPLATE_LINE_RE = re.compile(
     r"^\d{4}[-/年]\d{1,2}[-/月]\d{1,2}日?\s+\d{1,2}:\d{2}(?::\d{2})?\s*(?:来源|$)|"
     r"^(?:advertisement|sponsored|share this|share on|read more|related topics|image caption|"
     r"media caption|image copyright|image source|getty images|follow us|more on this story|"
-    r"click here|skip to|sign up|subscribe)\b",
+    r"click here|skip to|sign up|subscribe)\b|"
+    r"^(?:copyright|©|\(c\))\s*(?:©\s*)?\d{4}|all rights reserved|版权所有",
     re.I,
 )
