@@ -106,6 +106,7 @@ BOILERPLATE_LINE_RE = re.compile(
     r"^(?:advertisement|sponsored|share this|share on|read more|related topics|image caption|"
     r"media caption|image copyright|image source|getty images|follow us|more on this story|"
     r"click here|skip to|sign up|subscribe)\b|"
+    r"^(?:posted|published|updated|written|filed) (?:by|on|at|in)\b|^related(?: stories| articles| links)?:|"
     r"^(?:copyright|©|\(c\))\s*(?:©\s*)?\d{4}|all rights reserved|版权所有",
     re.I,
 )
