@@ -112,8 +112,6 @@ PUBLISH_LABEL_RE = re.compile(
     re.I,
 )
 
-# The same publish labels, found anywhere in a long text (the date follows within a few chars).
-PUBLISH_LABEL_FIND_RE = re.compile(PUBLISH_LABEL_RE.pattern.replace(r"[^\n\d]{0,8}\Z", ""), re.I)
 # Month names of many languages -> month number (lowercase, accents kept).
 MONTH_NAMES: dict[str, int] = {}
 
@@ -202,7 +200,9 @@ _add_months("ינואר בינואר", "פברואר בפברואר", "מרץ ב
             "נובמבר בנובמבר", "דצמבר בדצמבר")
 MONTH_NAMES = {name.replace("_", " "): month for name, month in MONTH_NAMES.items()}
 
-_MONTH_ALT = "|".join(sorted((re.escape(n) for n in MONTH_NAMES), key=len, reverse=True))
+# A month name is matched as any word of letters and checked against MONTH_NAMES after the
+# match: a 360-way alternation made every text search ~10x slower.
+_MONTH_ALT = r"[^\W\d_]{3,12}"
 # Optional clock time after a date: "10:40", "10:40:22", "10时40分", "10h40", with AM/PM and zone.
 _TIME = (
     r"(?:\s*(?:T|,|at|à|às|a\s+las|um|в|،|\||-|—)?\s*"
@@ -252,12 +252,18 @@ URL_DATE_PATTERNS = (
 )
 # A URL date with only year and month ("/2018/09/"): not a day, never used.
 
-# Page-script variables holding the publish time (WeChat "var ct", portal "var pubtime").
-SCRIPT_DATE_RE = re.compile(
-    r"""(?:(?:\b(?:var\s+)?ct|publish_?time|pub_?time|pub_?date|publishdate|ptime|first_?publish_?time|"""
-    r"""date_?published|create_?time|release_?time|publicationdate|publication_date|date_?creation)["']?\s*[:=]\s*(?:"|'|\b)"""
-    r"""|\b(?:show|write|format)_?(?:date|time)\(\s*["'])"""
-    r"""(?P<value>1\d{9}(?:\d{3})?|(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)""",
+# Page-script values that may be a publish time: a 10/13-digit epoch or a numeric date after
+# ":", "=" or "(" (searched first: one simple scan of long scripts)...
+SCRIPT_VALUE_RE = re.compile(
+    r"""[:=(]\s*["']?(?P<value>1\d{9}(?:\d{3})?(?!\d)|(?:19|20)\d{2}[-/.]\d{1,2}[-/.]\d{1,2}"""
+    r"""(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?)"""
+)
+# ... kept when the variable or function just before names a publish time
+# (WeChat "var ct", portal "pubtime", "showDate(").
+SCRIPT_KEY_BEFORE_RE = re.compile(
+    r"""(?:\bct|publish_?time|pub_?time|pub_?date|publishdate|ptime|first_?publish_?time|"""
+    r"""date_?published|create_?time|release_?time|publicationdate|publication_date|date_?creation|"""
+    r"""\b(?:show|write|format)_?(?:date|time))["']?\s*\Z""",
     re.I,
 )
 # Markers of the page footer / copyright zone: dates after them are ignored.

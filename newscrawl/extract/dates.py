@@ -28,7 +28,7 @@ _BODY_TEXT = lxml.etree.XPath("//body//text()" + _VISIBLE_TEXT, smart_strings=Fa
 _BODY_TEXT_NODES = lxml.etree.XPath("//body//text()" + _VISIBLE_TEXT)
 _JSONLD_TEXT = lxml.etree.XPath("//script[@type='application/ld+json']/text()", smart_strings=False)
 _SCRIPT_TEXT = lxml.etree.XPath("//script[not(@src)]/text()", smart_strings=False)
-# Characters after a publish label in which its date must start and end.
+# Characters around a year searched for its date and the publish label before it.
 _LABEL_REACH_CHARS = 48
 _MARKED = lxml.etree.XPath(dp.MARKED_DATE_XPATH)
 _DATE_CLASSES = lxml.etree.XPath(dp.DATE_CLASS_XPATH)
@@ -456,15 +456,15 @@ def _from_labelled_text(root: lxml.html.HtmlElement, lang: str | None, bounds: _
                         options: ExtractOptions) -> Iterator[FoundDate]:
     """A date labelled as the publish date anywhere in the page text (bounded).
 
-    Labels are found first and only the few characters after each are parsed.
+    Years are found first (one cheap scan) and only the text around each is parsed.
     """
     text = _page_text(_BODY_TEXT(root), options)
     footer = dp.FOOTER_TEXT_RE.search(text)
     if footer:
         text = text[:footer.start()]
-    for label in dp.PUBLISH_LABEL_FIND_RE.finditer(text):
-        start = label.start()
-        yield from _pick_in_text(text[start:label.end() + _LABEL_REACH_CHARS], lang, bounds,
+    for year in dp.HAS_YEAR_RE.finditer(text):
+        start = max(0, year.start() - _LABEL_REACH_CHARS)
+        yield from _pick_in_text(text[start:year.end() + _LABEL_REACH_CHARS], lang, bounds,
                                  labelled_only=True)
 
 
@@ -507,8 +507,10 @@ def _from_raw_jsonld(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[
 def _from_scripts(root: lxml.html.HtmlElement) -> Iterator[FoundDate | None]:
     """Publish-time variables of inline scripts (WeChat "var ct", "pubtime")."""
     for script in _SCRIPT_TEXT(root):
-        for match in dp.SCRIPT_DATE_RE.finditer(script):
-            yield parse_date(match.group("value"))
+        for match in dp.SCRIPT_VALUE_RE.finditer(script):
+            start = match.start()
+            if dp.SCRIPT_KEY_BEFORE_RE.search(script[max(0, start - 40):start]):
+                yield parse_date(match.group("value"))
 
 
 def _from_url(url: str | None) -> Iterator[FoundDate | None]:

@@ -222,7 +222,7 @@ def preceding_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -
     node = element
     while node is not None and size < max_chars:
         for sibling in node.itersiblings(preceding=True):
-            for text in reversed(list(_subtree_texts(sibling, skip))):
+            for text in _subtree_texts_backwards(sibling, skip):
                 text = " ".join(text.split())
                 if text:
                     runs.append(text)
@@ -239,6 +239,24 @@ def preceding_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -
 def _chain(*iterables):
     for iterable in iterables:
         yield from iterable
+
+
+def _subtree_texts_backwards(element, skip=None):
+    """The texts of ``_subtree_texts`` in reverse order, lazily (tail first)."""
+    stack = [(element, False)]
+    while stack:
+        node, opened = stack.pop()
+        if opened:
+            if node.text:
+                yield node.text
+            continue
+        if node.tail:
+            yield node.tail
+        tag = node.tag
+        if not isinstance(tag, str) or tag in _INVISIBLE_TAGS or (skip is not None and skip(node)):
+            continue
+        stack.append((node, True))
+        stack.extend((child, False) for child in node)
 
 
 def _subtree_texts(element, skip=None):
