@@ -7,16 +7,21 @@ a malformed document gives ``kind == "malformed"`` and no entries.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 import lxml.etree
-
+from scrapy.linkextractors import IGNORED_EXTENSIONS
 from scrapy.utils.gz import gunzip
+from scrapy.utils.response import get_base_url
 
 _GZIP_MAGIC = b"\x1f\x8b"
+# Link targets that are files, not pages (Scrapy's own list: images, audio, video, office, archives).
+_FILE_EXTENSION_RE = re.compile(r"\.(?:%s)$" % "|".join(map(re.escape, IGNORED_EXTENSIONS)), re.I)
+_NOT_PAGE_SCHEMES = ("javascript:", "mailto:", "tel:", "data:", "#", "sms:", "ftp:")
 
 
 @dataclass(frozen=True)
@@ -206,6 +211,24 @@ def parse_sitemap(body: bytes, base_url: str) -> Listing:
         if entry is not None:
             entries.append(entry)
     return Listing(kind, entries, news)
+
+
+def page_links(response) -> list[str]:
+    """Absolute URLs of the <a>/<area> links of an HTML response, files and non-web schemes left out.
+
+    A lighter stand-in for Scrapy's LinkExtractor (which costs ~10 ms on a page with 100 links).
+    """
+    base = get_base_url(response)
+    seen, links = set(), []
+    for href in response.xpath("//a/@href | //area/@href").getall():
+        href = href.strip()
+        if not href or href.lower().startswith(_NOT_PAGE_SCHEMES) or href in seen:
+            continue
+        seen.add(href)
+        url = urljoin(base, href)
+        if url.startswith(("http://", "https://")) and not _FILE_EXTENSION_RE.search(urlsplit(url).path):
+            links.append(url)
+    return links
 
 
 def sitemaps_from_robots(text: str, base_url: str) -> list[str]:

@@ -5,12 +5,17 @@ the same key under the page's site).
 """
 from __future__ import annotations
 
+import asyncio
 import hashlib
-from datetime import datetime
 import logging
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from datetime import datetime
 
 from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.utils.reactor import is_asyncio_reactor_installed
 
 from .classify import ClassifyOptions, judge_page
 from .counters import count
@@ -59,13 +64,32 @@ def build_article(item: PageItem, result: ExtractResult) -> ArticleItem:
     )
 
 
-class ExtractPipeline:
-    """Run the extractor on each PageItem; emit an ArticleItem or drop with a reason."""
+def run_extract(body: bytes, url: str, encoding: str | None, fetched_at: str, options: dict) -> ExtractResult:
+    """The extractor call, in the Scrapy process or in a pool worker (module-level, so it pickles)."""
+    moment = datetime.fromisoformat(fetched_at) if fetched_at else None
+    return extract(body, url, encoding=encoding, fetched_at=moment, **options)
 
-    def __init__(self, stats, classify_options: ClassifyOptions, extract_options: dict):
+
+def worker_count(setting: int) -> int:
+    """Extraction worker processes: the setting, or for -1 one per CPU but one left to Scrapy."""
+    if setting >= 0:
+        return setting
+    return max(0, (os.cpu_count() or 1) - 1)
+
+
+class ExtractPipeline:
+    """Run the extractor on each PageItem; emit an ArticleItem or drop with a reason.
+
+    With ``NEWSCRAWL_EXTRACT_WORKERS`` > 0 the extractor runs in a pool of worker
+    processes, so the one core of the Scrapy process keeps crawling meanwhile.
+    """
+
+    def __init__(self, stats, classify_options: ClassifyOptions, extract_options: dict, workers: int = 0):
         self.stats = stats
         self.classify_options = classify_options
         self.extract_options = extract_options
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -76,9 +100,24 @@ class ExtractPipeline:
             max_link_density=settings.getfloat("NEWSCRAWL_MAX_LINK_DENSITY", ClassifyOptions.max_link_density),
             min_unknown_chars=settings.getint("NEWSCRAWL_MIN_UNKNOWN_CHARS", ClassifyOptions.min_unknown_chars),
         )
-        pipeline = cls(crawler.stats, options, settings.getdict("NEWSCRAWL_EXTRACT_OPTIONS"))
+        workers = worker_count(settings.getint("NEWSCRAWL_EXTRACT_WORKERS", -1))
+        pipeline = cls(crawler.stats, options, settings.getdict("NEWSCRAWL_EXTRACT_OPTIONS"), workers)
         crawler.signals.connect(pipeline.item_scraped, signal=signals.item_scraped)
         return pipeline
+
+    def open_spider(self) -> None:
+        if self.workers and not is_asyncio_reactor_installed():
+            logger.warning("extraction workers need the asyncio reactor; extracting in the Scrapy process")
+            self.workers = 0
+        if self.workers:
+            context = multiprocessing.get_context("forkserver")
+            self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            logger.info("extracting in %d worker process(es)", self.workers)
+
+    def close_spider(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
 
     def item_scraped(self, item, response) -> None:
         """Count articles that passed every pipeline (so later drops are not counted)."""
@@ -86,15 +125,29 @@ class ExtractPipeline:
             count(self.stats, "articles", item.site)
 
     def process_item(self, item):
+        """An ArticleItem (or, with workers, an awaitable of one); DropItem for non-articles."""
         if not isinstance(item, PageItem):
             return item
+        if self.pool is not None:
+            return self._extract_in_pool(item)
         try:
-            result = extract(item.body, item.url, encoding=item.encoding,
-                             fetched_at=datetime.fromisoformat(item.fetched_at) if item.fetched_at else None,
-                             **self.extract_options)
+            result = run_extract(item.body, item.url, item.encoding, item.fetched_at, self.extract_options)
         except Exception:
             logger.exception("extractor failed on %s", item.url)
             raise _drop(self.stats, item.site, "extract_error", item.url) from None
+        return self._judge(item, result)
+
+    async def _extract_in_pool(self, item: PageItem) -> ArticleItem:
+        future = self.pool.submit(run_extract, item.body, item.url, item.encoding, item.fetched_at,
+                                  self.extract_options)
+        try:
+            result = await asyncio.wrap_future(future)
+        except Exception:
+            logger.exception("extractor failed on %s", item.url)
+            raise _drop(self.stats, item.site, "extract_error", item.url) from None
+        return self._judge(item, result)
+
+    def _judge(self, item: PageItem, result: ExtractResult) -> ArticleItem:
         reason = judge_page(result, item.url_kind, self.classify_options)
         if reason:
             raise _drop(self.stats, item.site, reason, item.url)

@@ -141,10 +141,14 @@ class SiteSummaryExtension:
         feed_uri = self._feed_uri()
         name = self.crawler.spider.name if self.crawler.spider else "crawl"
         path = Path(self.path) if self.path else summary_path_for(feed_uri, name)
+        finished = datetime.now(timezone.utc)
+        started = stats_dict.get("start_time")
         summary = {
             "spider": name,
             "close_reason": reason,
-            "finished_at": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
+            "started_at": started.replace(microsecond=0).isoformat() if started else None,
+            "finished_at": finished.replace(microsecond=0).isoformat(),
+            "elapsed_seconds": round((finished - started).total_seconds(), 3) if started else None,
             "output": feed_uri,
             "totals": crawl_totals(stats_dict),
             "sites": site_summaries(stats_dict, reason),

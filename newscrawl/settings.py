@@ -29,6 +29,7 @@ DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 RETRY_TIMES = 2
 REDIRECT_MAX_TIMES = 5
 DEPTH_LIMIT = 20  # hard stop above the per-site max_depth (sitemap indexes add hops)
+CONCURRENT_ITEMS = 8  # items in flight per response; Scrapy starts this many tasks per callback output
 DEFAULT_DROPITEM_LOG_LEVEL = "DEBUG"  # drops are counted in stats and the summary instead
 
 # --- components ---------------------------------------------------------------
@@ -59,4 +60,5 @@ NEWSCRAWL_MAX_DEPTH = 4  # link hops from a start page unless the site sets max_
 NEWSCRAWL_MAX_QUERY_VARIANTS = 20  # distinct query strings per path (filters, session ids)
 NEWSCRAWL_MAX_PER_SHAPE = 50  # distinct non-article URLs per digit-collapsed path (calendars)
 NEWSCRAWL_MAX_SITEMAPS = 50  # sitemap files per site, index entries included
+NEWSCRAWL_EXTRACT_WORKERS = -1  # extraction processes; -1: CPU count - 1, 0: in the Scrapy process
 NEWSCRAWL_PROGRESS_INTERVAL = 60.0  # seconds between progress log lines

@@ -1,6 +1,7 @@
 """URL helpers: canonical form, allowed hosts, and the shape used against traps."""
 from __future__ import annotations
 
+from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from w3lib.url import canonicalize_url
@@ -15,6 +16,7 @@ def is_tracking_param(name: str) -> bool:
     return name in TRACKING_PARAMS or name.startswith(TRACKING_PREFIXES)
 
 
+@lru_cache(maxsize=65536)
 def canonicalize(url: str) -> str:
     """The URL without fragment, tracking parameters or default port, query sorted.
 

@@ -27,7 +27,7 @@ def _page(path: str, kind: str = "article", **changes) -> PageItem:
 
 @pytest.fixture
 def crawler():
-    return get_crawler(settings_dict={})
+    return get_crawler(settings_dict={"NEWSCRAWL_EXTRACT_WORKERS": 0})
 
 
 def test_article_page_becomes_an_article_item(crawler):
@@ -82,7 +82,7 @@ def test_extractor_failure_drops_the_page_not_the_crawl(crawler, monkeypatch):
     def explode(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(pipelines, "extract", explode)
+    monkeypatch.setattr(pipelines, "extract", explode)  # workers 0: extract runs in this process
     with pytest.raises(DropItem):
         ExtractPipeline.from_crawler(crawler).process_item(_page(ARTICLE_PATH))
     assert crawler.stats.get_value("newscrawl/dropped/extract_error") == 1
@@ -119,3 +119,10 @@ def test_root_canonical_is_ignored():
 def test_disabled_by_setting(setting, pipeline):
     with pytest.raises(NotConfigured):
         pipeline.from_crawler(get_crawler(settings_dict={setting: False}))
+
+
+def test_worker_count_defaults_to_cpus_minus_one(monkeypatch):
+    monkeypatch.setattr(pipelines.os, "cpu_count", lambda: 4)
+    assert pipelines.worker_count(-1) == 3 and pipelines.worker_count(0) == 0 and pipelines.worker_count(2) == 2
+    monkeypatch.setattr(pipelines.os, "cpu_count", lambda: 1)
+    assert pipelines.worker_count(-1) == 0

@@ -16,7 +16,6 @@ from urllib.parse import urlsplit
 import scrapy
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import TextResponse
-from scrapy.linkextractors import LinkExtractor
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.exceptions import CannotResolveHostError, DownloadConnectionRefusedError, DownloadTimeoutError
 from twisted.internet.error import DNSLookupError, TCPTimedOutError, TimeoutError
@@ -24,7 +23,7 @@ from twisted.internet.error import DNSLookupError, TCPTimedOutError, TimeoutErro
 from ..classify import classify_url
 from ..counters import count
 from ..crawl_patterns import FEED_LINK_TYPES
-from ..discovery import maybe_gunzip, now_iso, parse_feed, parse_sitemap, sitemaps_from_robots
+from ..discovery import maybe_gunzip, now_iso, page_links, parse_feed, parse_sitemap, sitemaps_from_robots
 from ..frontier import FrontierLimits, SiteFrontier
 from ..items import PageItem
 from ..sites import SiteConfig, SitesError, load_sites
@@ -101,7 +100,6 @@ class NewsSpider(scrapy.Spider):
         self.allowed_domains = sorted({d for site in self.sites for d in site.allowed_domains})
         self.frontiers: dict[str, SiteFrontier] = {}
         self.sitemap_counts: dict[str, int] = {}
-        self.links = LinkExtractor(unique=True)
         self.emit_pages = True
 
     def allowed_domains_of(self, site: str) -> tuple[str, ...]:
@@ -241,8 +239,11 @@ class NewsSpider(scrapy.Spider):
             yield from self._announced_feeds(site, response)
         if self.emit_pages:
             yield self._page_item(site, response)
-        for link in self.links.extract_links(response):
-            request = self.page_request(site, link.url, depth + 1, "link")
+        if depth >= self.frontiers[site.name].limits.max_depth:
+            count(self.crawler.stats, "rejected/max_depth", site.name)  # one per page whose links stay unfollowed
+            return
+        for url in page_links(response):
+            request = self.page_request(site, url, depth + 1, "link")
             if request is not None:
                 yield request
 
