@@ -6,7 +6,9 @@ the byline text near the headline, date-named byline boxes, a labelled date
 in the page text ("发布时间：..."), page-script variables, the URL, and last
 the modified dates. The first source giving a plausible date wins: after 1995
 and not after the fetch time. Text is searched in bounded windows with
-compiled regexes and XPath; no element walk in Python.
+compiled regexes: attribute-axis XPath for marked elements, a sibling walk
+that stops after a few hundred characters for the byline, and a year-first
+scan of at most ``date_text_scan_chars`` of page text.
 """
 from __future__ import annotations
 
