@@ -1,0 +1,121 @@
+"""Crawl throughput with and without the extraction pipeline, in one run.
+
+    python benchmarks/crawl_speed.py [--sites 200] [--articles 20] [--check]
+
+Builds a loopback web of SITES sites (distinct 127.0.x.y hosts) with a home
+page linking ARTICLES article pages each (pages of ~30 KB: menus, related
+links, scripts and 6-9 paragraphs), then runs the real ``scrapy crawl news``
+twice: with the extraction pipeline, and with ``NEWSCRAWL_EXTRACT_ENABLED=0``
+(fetch, strip noise and follow links only). Prints pages/s for both and their
+ratio; ``--check`` exits 1 when the ratio is below 0.7 (issue 3's goal).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import use_repo_package
+from loopback_web import free_port, loopback_hosts, serving
+
+use_repo_package()
+
+from newscrawl.demo.run import crawl, write_sites_file  # noqa: E402
+from newscrawl.demo.stories import HARBOR, VALLEY  # noqa: E402
+from newscrawl.pipelines import worker_count  # noqa: E402
+
+GOAL_RATIO = 0.7
+SPEED_SETTINGS = {
+    "CONCURRENT_REQUESTS": "64",
+    "CONCURRENT_REQUESTS_PER_DOMAIN": "4",
+    "DOWNLOAD_TIMEOUT": "30",
+    "RETRY_TIMES": "0",
+    "LOG_LEVEL": "INFO",
+    "NEWSCRAWL_PROGRESS_INTERVAL": "30",
+}
+SENTENCES = [s.strip() + "." for story in (*HARBOR, *VALLEY) for p in story.paragraphs for s in p.split(". ") if s]
+
+
+def _article(rng: random.Random, site: int, number: int) -> bytes:
+    title = f"Site {site} story {number}: " + rng.choice(SENTENCES)[:60]
+    menu = "".join(f'<li><a href="/section/{k}/">Section {k}</a></li>' for k in range(40))
+    related = "".join(f'<li><a href="/a/{site}/{(number + k) % 997 + 10000}.html">Related {k}</a></li>'
+                      for k in range(1, 4))
+    paragraphs = "".join("<p>" + " ".join(rng.choices(SENTENCES, k=4)) + "</p>" for _ in range(rng.randint(6, 9)))
+    script = "<script>var cfg = {" + ",".join(f'"k{k}": {k}' for k in range(300)) + "};</script>"
+    page = (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>{script}'
+            f'<meta property="og:type" content="article"><style>{"p{margin:0}" * 200}</style></head><body>'
+            f'<header><nav><ul>{menu}</ul></nav></header><main><article><h1>{title}</h1>'
+            f'<time datetime="2024-05-{1 + number % 28:02d}T08:00:00Z">May {1 + number % 28}</time>{paragraphs}'
+            f'</article><aside><ul>{related}</ul></aside></main><footer><ul>{menu}</ul>'
+            f"<p>Copyright Site {site}</p></footer>{script}</body></html>")
+    return page.encode("utf-8")
+
+
+def build_web(sites: int, articles: int, seed: int = 7) -> dict[str, dict[str, tuple[str, bytes]]]:
+    rng = random.Random(seed)
+    web = {}
+    for index, host in enumerate(loopback_hosts(sites)):
+        routes = {f"/a/{index}/{10000 + n}.html": ("text/html; charset=utf-8", _article(rng, index, n))
+                  for n in range(articles)}
+        links = "".join(f'<li><a href="{path}">Story</a></li>' for path in routes)
+        routes["/"] = ("text/html; charset=utf-8",
+                       f"<html><head><title>Site {index}</title></head><body><ul>{links}</ul></body></html>".encode())
+        routes["/robots.txt"] = ("text/plain", b"User-agent: *\nAllow: /\n")
+        web[host] = routes
+    return web
+
+
+def run_once(sites_file: Path, workdir: Path, extract: bool, workers: int) -> dict:
+    label = "with" if extract else "without"
+    output = workdir / f"{label}.jsonl"
+    started = time.monotonic()
+    result = crawl(sites_file, output, settings={**SPEED_SETTINGS, "NEWSCRAWL_EXTRACT_ENABLED": int(extract),
+                                                     "NEWSCRAWL_EXTRACT_WORKERS": workers},
+                   cwd=workdir, timeout=3600)
+    wall = time.monotonic() - started
+    if result.returncode != 0:
+        sys.stderr.write(result.stderr[-3000:])
+        raise SystemExit(f"crawl {label} extraction failed with code {result.returncode}")
+    summary = json.loads((workdir / f"{label}.summary.json").read_text(encoding="utf-8"))
+    pages, elapsed = summary["totals"]["pages"], summary["elapsed_seconds"]
+    return {"label": label, "pages": pages, "articles": summary["totals"]["articles"], "elapsed": elapsed,
+            "wall": wall, "pages_per_s": pages / elapsed}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sites", type=int, default=200)
+    parser.add_argument("--articles", type=int, default=20)
+    parser.add_argument("--workers", type=int, default=-1,
+                        help="NEWSCRAWL_EXTRACT_WORKERS for the run with extraction (-1: CPUs - 1)")
+    parser.add_argument("--check", action="store_true", help=f"exit 1 when the ratio is below {GOAL_RATIO}")
+    options = parser.parse_args(argv)
+    web = build_web(options.sites, options.articles)
+    hosts = list(web)
+    port = free_port(hosts)
+    configs = [{"name": f"site-{i}", "start_urls": [f"http://{host}:{port}/"], "max_depth": 1}
+               for i, host in enumerate(hosts)]
+    page_bytes = sum(len(body) for routes in web.values() for _, body in routes.values())
+    print(f"extraction workers: {worker_count(options.workers)} (of {os.cpu_count()} CPUs)")
+    print(f"loopback web: {len(hosts)} sites x {options.articles} articles, {page_bytes / 1e6:.1f} MB of pages")
+    with tempfile.TemporaryDirectory() as tmp, serving(web, port):
+        workdir = Path(tmp)
+        sites_file = write_sites_file(configs, workdir / "sites.yaml")
+        runs = [run_once(sites_file, workdir, True, options.workers), run_once(sites_file, workdir, False, 0)]
+    print(f"{'run':22} {'pages':>6} {'articles':>8} {'seconds':>8} {'pages/s':>8}")
+    for run in runs:
+        print(f"{run['label'] + ' extraction':22} {run['pages']:6d} {run['articles']:8d} {run['elapsed']:8.1f} "
+              f"{run['pages_per_s']:8.1f}")
+    ratio = runs[0]["pages_per_s"] / runs[1]["pages_per_s"]
+    print(f"ratio with/without extraction: {ratio:.2f} (goal >= {GOAL_RATIO})")
+    return 1 if options.check and ratio < GOAL_RATIO else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
