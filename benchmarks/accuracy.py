@@ -110,15 +110,21 @@ def measured_figures(text: dict, meta: dict) -> dict:
     return figures
 
 
-def compare(figures: dict, floors: dict) -> list[str]:
-    """Lines naming every figure below its floor (a floor with no figure is reported, not failed)."""
+def compare(figures: dict, floors: dict, scored: dict[str, set[str]]) -> list[str]:
+    """Lines naming every figure below its floor, or missing for a dataset that was scored.
+
+    ``scored`` names the datasets of each group that this run scored; a floor of a dataset
+    left out (``--data``/``--meta``, or absent from ../shared) is only noted.
+    """
     failures = []
     for group in ("eval", "meta"):
         for dataset, metrics in floors.get(group, {}).items():
             for metric, floor in metrics.items():
                 value = figures.get(group, {}).get(dataset, {}).get(metric)
-                if value is None:
-                    print(f"note: no figure for {group}/{dataset}/{metric} (floor {floor}) in this run")
+                if value is None and dataset not in scored.get(group, set()):
+                    print(f"note: {group}/{dataset} not scored in this run (floor {metric} {floor})")
+                elif value is None:
+                    failures.append(f"{group}/{dataset} {metric}: no figure from the scorer (floor {floor})")
                 elif value < floor:
                     failures.append(f"{group}/{dataset} {metric} = {value:.4f} < floor {floor}")
     return failures
@@ -197,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"floors written to {floors_path}")
         floors = updated
     if args.check:
-        failures = compare(figures, floors)
+        scored = {"eval": {f.name for f in eval_sets}, "meta": {f.name for f in meta_sets}}
+        failures = compare(figures, floors, scored)
         for failure in failures:
             print("BELOW FLOOR: " + failure, file=sys.stderr)
         status = 1 if failures else 0
