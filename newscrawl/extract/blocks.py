@@ -32,3 +32,9 @@ def is_link_navigation(stats: NodeStats, options: ExtractOptions) -> bool:
     if has_prose(stats, options):
         return False
     return stats.plain_chars / stats.link_chars < options.nav_text_ratio
+
+
+def is_link_teaser(stats: NodeStats, options: ExtractOptions) -> bool:
+    """A block that is one link with at most a short label ("Read more: <a>...</a>")."""
+    return (stats.link_tags >= 1 and stats.link_chars > stats.plain_chars
+            and stats.plain_chars <= options.teaser_max_plain_chars)

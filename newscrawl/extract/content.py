@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .blocks import has_prose, is_link_navigation
+from .blocks import has_prose, is_link_navigation, is_link_teaser
 from .density import DensityTable, guarded_log
 from .options import ExtractOptions
 from .patterns import BOILERPLATE_LINE_RE, CONTAINER_TAGS, PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS
@@ -115,7 +115,8 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> i
         i = start + 1
         while i <= end:
             element = table.elements[i]
-            if element.tag in PRUNABLE_BLOCK_TAGS and is_link_navigation(table.stats(i), options):
+            if element.tag in PRUNABLE_BLOCK_TAGS and (
+                    is_link_navigation(table.stats(i), options) or is_link_teaser(table.stats(i), options)):
                 doomed.append(element)
                 i += table.tags[i] + 1   # skip its descendants
                 continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .authors import find_authors
-from .confidence import declares_article, score_article, weighted_length
+from .confidence import declares_article, score_article
 from .content import choose_content
 from .dates import find_published
 from .density import DensityTable
@@ -15,6 +15,7 @@ from .options import ExtractOptions, make_options
 from .output import render_html, render_text
 from .result import ExtractResult
 from .title import find_title
+from .verdict import judge_article
 
 
 def _no_article(url, reason: str, title=None, published=None, lang=None, page: PageMeta | None = None,
@@ -69,21 +70,17 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
 
     text = render_text(choice.nodes)
     lang = page.lang or guess_language(text)
-    best = table.stats(choice.best)
-    link_density = best.link_density
-    if weighted_length(text, opts) < opts.min_article_chars:
-        return _no_article(url, "too_short", title, published, lang, page, authors)
-    if link_density > opts.max_article_link_density:
-        return _no_article(url, "link_page", title, published, lang, page, authors)
-
-    og_type = page.first("og:type")
     schema_types = tuple(page.jsonld_types())
-    score = score_article(text, link_density, published is not None,
-                          declares_article(og_type, schema_types), opts)
+    # A page judged not to be an article keeps what was found (a news brief, a list's
+    # teasers): the reason tells the caller, who decides.
+    reason, link_density = judge_article(text, choice.nodes, schema_types, opts)
+    og_type = page.first("og:type")
+    score = 0.0 if reason else score_article(text, link_density, published is not None,
+                                             declares_article(og_type, schema_types), opts)
     return ExtractResult(
         url=url, title=title, published=published, text=text,
-        html=render_html(choice.nodes, page.canonical and url or url),
-        lang=lang, score=score, reason=None, authors=tuple(authors),
+        html=render_html(choice.nodes, url),
+        lang=lang, score=score, reason=reason, authors=tuple(authors),
         canonical_url=page.canonical, og_type=og_type, schema_types=schema_types,
         link_density=round(link_density, 4),
     )

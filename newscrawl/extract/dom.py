@@ -129,7 +129,9 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
     lxml.etree.strip_elements(root, *NOISE_TAGS, lxml.etree.Comment,
                               lxml.etree.ProcessingInstruction, with_tail=False)
     doomed = []
-    for element in root.iter(lxml.etree.Element):
+    # A list keeps every proxy alive: a streamed iter() frees each proxy as it goes, and
+    # lxml's freeing walks up to the root, which costs O(depth) per element on deep trees.
+    for element in list(root.iter(lxml.etree.Element)):
         tag = element.tag
         if tag in FORM_FIELD_TAGS:
             doomed.append(element)
@@ -187,4 +189,11 @@ def looks_binary(data: bytes, sample_bytes: int = 1024) -> bool:
         return True
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return False   # UTF-16 BOM: NULs are expected
-    return head.count(b"\x00") > len(head) // 20
+    controls = sum(1 for byte in head if byte < 0x20 and byte not in _TEXT_CONTROL_BYTES)
+    return controls * BINARY_CONTROL_BYTE_SHARE_INVERSE > len(head)
+
+
+# Control bytes that text pages do contain: tab, newline, form feed, carriage return, ESC (ISO-2022).
+_TEXT_CONTROL_BYTES = frozenset(b"\t\n\x0c\r\x1b")
+# More than 1 control byte in 100 marks binary data (random bytes hold ~10 in 100, text pages ~0).
+BINARY_CONTROL_BYTE_SHARE_INVERSE = 100

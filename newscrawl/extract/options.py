@@ -48,6 +48,9 @@ class ExtractOptions:
     nav_keep_dominant_chars: int = 200
     # ... or this many consecutive non-anchor texts.
     nav_keep_consecutive_texts: int = 3
+    # A block that is one link with at most this many non-link chars ("Read more:") is a
+    # link teaser, pruned like navigation (our extension of the anchor rule).
+    teaser_max_plain_chars: int = 20
 
     # --- sibling gathering and pruning (tuned) ------------------------------
     # A block inside the chosen node is link-dense when link chars / chars exceeds this.
@@ -103,16 +106,22 @@ class ExtractOptions:
     boilerplate_line_max_chars: int = 80
 
     # --- result -------------------------------------------------------------
-    # Fewer main-text characters than this: no article (reason "too_short").
-    min_article_chars: int = 60
+    # Fewer weighted chars of prose than this: no article (reason "too_short"). Prose is
+    # the lines of at least prose_line_min_chars weighted chars (a sentence, not a label).
+    min_article_chars: int = 150
+    prose_line_min_chars: int = 60
     # A CJK character counts as this many characters when measuring length (it carries
     # about a word: English averages ~5 chars a word with its space, Chinese ~1.5 chars).
     cjk_char_weight: int = 3
     # Body length (weighted chars) and paragraph count at which the article score saturates.
     confident_article_chars: int = 1000
     confident_article_paragraphs: int = 4
-    # The chosen content is a link list, not an article, above this link density.
+    # The chosen content is a link list, not an article, above this link density,
     max_article_link_density: float = 0.5
+    # or with at least list_min_links links and a link density above list_link_density
+    # (a section page of headline + teaser items).
+    list_min_links: int = 8
+    list_link_density: float = 0.25
 
 
 DEFAULT_OPTIONS = ExtractOptions()

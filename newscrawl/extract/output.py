@@ -44,15 +44,16 @@ def _absolute(base_url: str | None, value: str) -> str:
 
 def _clean_attributes(element, base_url: str | None) -> None:
     tag = element.tag
-    if tag == "img" and not element.get("src"):
+    if tag == "img" and not (element.get("src") or "").strip().lower().startswith(("http", "/", ".")) \
+            and any(element.get(lazy) for lazy in LAZY_IMAGE_ATTRIBUTES):
         for lazy in LAZY_IMAGE_ATTRIBUTES:
             if element.get(lazy):
                 element.set("src", element.get(lazy))
                 break
-    kept = KEPT_ATTRIBUTES.get(tag, ())
-    for name in list(element.attrib):
-        if name not in kept:
-            del element.attrib[name]
+    kept = {name: element.get(name) for name in KEPT_ATTRIBUTES.get(tag, ()) if element.get(name) is not None}
+    element.attrib.clear()   # clear() never validates names: hostile pages have invalid ones
+    for name, value in kept.items():
+        element.set(name, value)
     for name in ("href", "src"):
         value = element.get(name)
         if value is not None:

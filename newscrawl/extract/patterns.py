@@ -61,7 +61,7 @@ UNLIKELY_BLOCK_RE = re.compile(
 )
 # Class/id names of reader comments: removed even when the name also says "content"
 # ("comment-content"), unless the block holds the headline or the article element.
-COMMENT_BLOCK_RE = re.compile(r"comment|disqus|respond|reply|pinglun", re.I)
+COMMENT_BLOCK_RE = re.compile(r"comment|disqus|respond|reply|pinglun|(?:^|[\s_-])cmts?(?:$|[\s_-])", re.I)
 # Class/id tokens that keep a block even when it also names boilerplate.
 LIKELY_BLOCK_RE = re.compile(
     r"article|body|content|entry|main|post|text|story|blog|news-?detail|detail|zhengwen|正文",
@@ -88,7 +88,7 @@ CHARSET_ALIASES = {
 CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 # Blocks inside the chosen content that the anchor rules may prune.
-PRUNABLE_BLOCK_TAGS = frozenset({"div", "ul", "ol", "dl", "table", "section", "p", "span", "td",
+PRUNABLE_BLOCK_TAGS = frozenset({"aside", "div", "ul", "ol", "dl", "table", "section", "p", "span", "td",
                                  "tr", "tbody", "li", "header", "center", "font"})
 # Siblings of the best node that may belong to the article.
 SIBLING_CONTENT_TAGS = frozenset({"p", "div", "section", "h2", "h3", "h4", "h5", "h6", "ul", "ol",

@@ -9,8 +9,10 @@ class ExtractResult:
     """What the extractor found on one page.
 
     ``reason`` is ``None`` when an article was found; otherwise it names why
-    not (``empty_input``, ``not_html``, ``too_large``, ``no_body``,
-    ``too_short``, ``link_page``...) and ``text``/``html`` may be empty.
+    not. With ``empty_input``, ``not_html``, ``too_large`` and ``no_body``
+    nothing was found and ``text``/``html`` are empty; with ``too_short``,
+    ``link_page`` and ``not_article_type`` they hold the best content found
+    (a news brief, a list's teasers) and ``score`` is 0.
     """
 
     url: str | None

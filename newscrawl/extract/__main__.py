@@ -1,0 +1,84 @@
+"""Command line: ``python -m newscrawl.extract FILE|URL [--format json|text|html]``.
+
+Exit codes: 0 on success (also for a page that is not an article: the JSON says
+why), 2 when the input cannot be read (missing file, bad URL, fetch error).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import urllib.error
+import urllib.request
+from datetime import datetime, timezone
+from urllib.parse import urlsplit
+
+from . import extract
+
+USER_AGENT = "newscrawl-extract/0.1 (+https://example.invalid/newscrawl)"
+FETCH_TIMEOUT_SECONDS = 30
+MAX_FETCH_BYTES = 20_000_000
+
+
+class InputError(Exception):
+    """The page could not be read; the message names what and where."""
+
+
+def _fetch(url: str) -> tuple[bytes, str | None]:
+    try:
+        parts = urlsplit(url)
+    except ValueError as error:
+        raise InputError(f"bad URL {url!r}: {error}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise InputError(f"bad URL {url!r}: expected http(s)://host/path")
+    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
+    try:
+        with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT_SECONDS) as response:
+            body = response.read(MAX_FETCH_BYTES + 1)
+            charset = response.headers.get_content_charset()
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        reason = getattr(error, "reason", error)
+        raise InputError(f"cannot fetch {url}: {reason}") from None
+    if len(body) > MAX_FETCH_BYTES:
+        raise InputError(f"cannot fetch {url}: page larger than {MAX_FETCH_BYTES} bytes")
+    return body, charset
+
+
+def read_source(source: str) -> tuple[bytes, str | None, str | None]:
+    """(page bytes, declared charset, page URL) of a file path or an http(s) URL."""
+    if "://" in source:
+        body, charset = _fetch(source)
+        return body, charset, source
+    try:
+        with open(source, "rb") as handle:
+            return handle.read(), None, None
+    except OSError as error:
+        raise InputError(f"cannot read {source}: {error.strerror or error}") from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m newscrawl.extract",
+                                     description="Extract the article of a news page.")
+    parser.add_argument("source", help="an HTML file or an http(s) URL")
+    parser.add_argument("--format", choices=("json", "text", "html"), default="json")
+    parser.add_argument("--url", help="the page's URL, to make links absolute (files only)")
+    parser.add_argument("--encoding", help="charset of the file, when the page does not declare it")
+    args = parser.parse_args(argv)
+    try:
+        body, charset, url = read_source(args.source)
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    result = extract(body, args.url or url, encoding=args.encoding or charset,
+                     fetched_at=datetime.now(timezone.utc))
+    if args.format == "text":
+        print(result.text)
+    elif args.format == "html":
+        print(result.html)
+    else:
+        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""Is the extracted content an article? The reason when it is not.
+
+Runs on the final content (after pruning), so a list page whose teasers survive
+pruning is still told apart from an article by its links, and a contact or
+about page by its lack of prose lines.
+"""
+from __future__ import annotations
+
+from .confidence import weighted_length
+from .options import ExtractOptions
+
+# JSON-LD types of pages that are not articles (schema.org WebPage subtypes).
+NON_ARTICLE_SCHEMA_TYPES = frozenset({"aboutpage", "contactpage", "collectionpage", "searchresultspage",
+                                      "profilepage", "itemlist", "faqpage", "checkoutpage"})
+
+
+def content_link_density(nodes: list) -> float:
+    """Share of the content's characters inside <a> elements."""
+    total = links = 0
+    for node in nodes:
+        total += len(node.text_content().strip())
+        links += sum(len(a.text_content().strip()) for a in node.iter("a"))
+    return links / total if total else 0.0
+
+
+def count_links(nodes: list) -> int:
+    return sum(1 for node in nodes for _ in node.iter("a"))
+
+
+def prose_length(text: str, options: ExtractOptions) -> int:
+    """Weighted characters in lines long enough to be sentences of prose."""
+    total = 0
+    for line in text.split("\n"):
+        length = weighted_length(line, options)
+        if length >= options.prose_line_min_chars:
+            total += length
+    return total
+
+
+def judge_article(text: str, nodes: list, schema_types: tuple[str, ...], options: ExtractOptions
+                  ) -> tuple[str | None, float]:
+    """(reason or None, link density of the content)."""
+    density = content_link_density(nodes)
+    if any(kind.lower() in NON_ARTICLE_SCHEMA_TYPES for kind in schema_types):
+        return "not_article_type", density
+    if prose_length(text, options) < options.min_article_chars:
+        return "too_short", density
+    if density > options.max_article_link_density:
+        return "link_page", density
+    if count_links(nodes) >= options.list_min_links and density > options.list_link_density:
+        return "link_page", density
+    return None, density
