@@ -10,8 +10,8 @@ strings in this one process, one after the other. Time is ``time.process_time``
 around each call (CPU of this process, robust on a shared machine), reported as
 mean CPU ms per page. Each extractor gets one untimed warm-up call first.
 
-Memory is measured in a separate pass, each extractor in its own forked child over
-a sample of the pages: before every call the kernel's peak-RSS mark is reset
+Memory is measured in a separate pass before the timing, each extractor in its own
+child forked from this process before any extractor ran here, over a sample of the pages: before every call the kernel's peak-RSS mark is reset
 (``/proc/self/clear_refs`` = 5) after freed heap pages are handed back to the kernel
 (``gc.collect()`` + glibc ``malloc_trim(0)``), and the page's figure is VmHWM after the
 call minus VmRSS before it: the resident memory the call added at its peak, C
@@ -188,13 +188,18 @@ def peaks_per_page(fn: Extractor, pages: list[tuple[str, str | None]], use_rss: 
     return peaks
 
 
-def measure_memory_in_child(fn: Extractor, pages: list[tuple[str, str | None]], use_rss: bool) -> list[float]:
-    """Run ``peaks_per_page`` in a forked child so no extractor inherits another's heap."""
+def measure_memory_in_child(factory: Callable[[], Extractor], pages: list[tuple[str, str | None]],
+                            use_rss: bool) -> list[float]:
+    """Run ``peaks_per_page`` in a forked child so no extractor inherits another's heap.
+
+    The extractor is imported in the child; an ImportError there gives an empty list.
+    """
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # child
         os.close(read_end)
         try:
+            fn = factory()
             fn(*pages[0])
             payload = json.dumps(peaks_per_page(fn, pages, use_rss)).encode()
         except BaseException as error:  # noqa: BLE001 - report, never continue the parent's code
@@ -289,6 +294,12 @@ def main(argv: list[str] | None = None) -> int:
     memory_label = ("peak RSS added per call (VmHWM after - VmRSS before), forked child per extractor"
                     if use_rss else "tracemalloc peak per call (Python allocations only)")
     memory_pages = sample(pages, args.memory_pages)
+    # Memory first, in children forked before any extractor has run here: the parent's heap then
+    # holds live page strings, not free chunks a child could reuse without its RSS showing it.
+    peaks_by_name = {}
+    for name, (factory, _) in CONTESTANTS.items():
+        if memory_pages:
+            peaks_by_name[name] = measure_memory_in_child(factory, memory_pages, use_rss)
     timings: dict[str, Timing] = {}
     for name, (factory, distribution) in CONTESTANTS.items():
         try:
@@ -297,13 +308,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: not installed ({error}); pip install -r benchmarks/requirements.txt", file=sys.stderr)
             continue
         timings[name] = time_extractor(name, fn, pages, version_of(distribution))
+        peaks = peaks_by_name.get(name)
+        if peaks:
+            timings[name].memory_median_mb = statistics.median(peaks)
+            timings[name].memory_max_mb = max(peaks)
         print(f"  {name}: {timings[name].ms_per_page:.2f} CPU ms/page", flush=True)
-    for name, (factory, _) in CONTESTANTS.items():
-        if name in timings and memory_pages:
-            peaks = measure_memory_in_child(factory(), memory_pages, use_rss)
-            if peaks:
-                timings[name].memory_median_mb = statistics.median(peaks)
-                timings[name].memory_max_mb = max(peaks)
     memory_label += f", {len(memory_pages)} pages"
     failures = report(timings, memory_label)
     if args.json_out:
