@@ -95,7 +95,7 @@ SIBLING_CONTENT_TAGS = frozenset({"p", "div", "section", "h2", "h3", "h4", "h5",
                                   "blockquote", "table", "figure", "pre", "dl", "center", "font"})
 
 # Descendants that mark a block as holding the article (its boilerplate-like name is layout).
-ARTICLE_MARKER_XPATH = "boolean(.//h1 | .//article | .//main | .//*[@itemprop='articleBody'])"
+ARTICLE_MARKER_XPATH = "//h1 | //article | //main | //*[@itemprop='articleBody']"
 
 # Short lines inside the content that are page furniture, not article text: source and
 # editor credits of Chinese portals, dateline+source bylines, media captions' labels,
