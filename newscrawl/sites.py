@@ -14,10 +14,14 @@ import yaml
 
 # key -> (expected python type, human name); bool is checked apart from int.
 _LIST_KEYS = ("start_urls", "feeds", "sitemaps", "allowed_domains", "article_patterns", "deny_patterns")
-_SCALAR_KEYS = {"name": (str, "a string"), "render": (bool, "true or false"),
+_SCALAR_KEYS = {"name": (str, "a string"), "render": (str, "never, always or auto"),
                 "max_pages": (int, "a positive integer"), "max_depth": (int, "a non-negative integer")}
 KNOWN_KEYS = frozenset(_LIST_KEYS) | frozenset(_SCALAR_KEYS)
 REQUIRED_KEYS = ("name", "start_urls")
+# render: fetch pages plainly, always through the browser, or plainly first and through the browser
+# only when a page looks script-built (newscrawl.render); YAML true/false mean always/never.
+RENDER_MODES = ("never", "always", "auto")
+_RENDER_BOOLS = {True: "always", False: "never"}
 _HOST_RE = re.compile(r"^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*\.?$", re.I)
 
 
@@ -32,7 +36,7 @@ class SiteConfig:
     allowed_domains: tuple[str, ...] = ()
     article_patterns: tuple[re.Pattern, ...] = ()
     deny_patterns: tuple[re.Pattern, ...] = ()
-    render: bool = False
+    render: str = "never"  # one of RENDER_MODES
     max_pages: int | None = None
     max_depth: int | None = None
 
@@ -111,7 +115,18 @@ def _check_patterns(checker: _Checker, where: str, key: str, value) -> tuple[re.
     return tuple(compiled)
 
 
+def _check_render(checker: _Checker, where: str, value) -> str | None:
+    if isinstance(value, bool):
+        return _RENDER_BOOLS[value]
+    if isinstance(value, str) and value.strip().lower() in RENDER_MODES:
+        return value.strip().lower()
+    checker.add(where, "render", f"expected never, always or auto, got {_describe(value)}")
+    return None
+
+
 def _check_scalar(checker: _Checker, where: str, key: str, value):
+    if key == "render":
+        return _check_render(checker, where, value)
     kind, wanted = _SCALAR_KEYS[key]
     if isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
         checker.add(where, key, f"expected {wanted}, got {_describe(value)}")
@@ -160,7 +175,7 @@ def _check_site(checker: _Checker, index: int, raw) -> SiteConfig | None:
         name=values["name"], start_urls=urls["start_urls"], feeds=urls["feeds"], sitemaps=urls["sitemaps"],
         allowed_domains=tuple(domains) or default_domains([*urls["start_urls"], *urls["feeds"], *urls["sitemaps"]]),
         article_patterns=patterns.get("article_patterns", ()), deny_patterns=patterns.get("deny_patterns", ()),
-        render=values.get("render") or False, max_pages=values.get("max_pages"), max_depth=values.get("max_depth"),
+        render=values.get("render") or "never", max_pages=values.get("max_pages"), max_depth=values.get("max_depth"),
     )
 
 

@@ -22,7 +22,7 @@ def test_minimal_site_gets_defaults():
                          "  feeds: ['https://feeds.example.org/rss']\n")
     assert site.name == "a"
     assert site.allowed_domains == ("example.com", "feeds.example.org")
-    assert site.max_pages is None and site.max_depth is None and site.render is False
+    assert site.max_pages is None and site.max_depth is None and site.render == "never"
 
 
 def test_full_site_is_read():
@@ -41,7 +41,7 @@ def test_full_site_is_read():
     """))
     assert site.allowed_domains == ("example.com",)
     assert site.article_patterns[0].search("/2024/05/x")
-    assert site.render is True and site.max_pages == 50 and site.max_depth == 0
+    assert site.render == "always" and site.max_pages == 50 and site.max_depth == 0
 
 
 @pytest.mark.parametrize("entry, key, words", [
@@ -49,7 +49,8 @@ def test_full_site_is_read():
     ("max_pages: ten", "max_pages", "expected a positive integer"),
     ("max_pages: 0", "max_pages", "expected a positive integer"),
     ("max_depth: true", "max_depth", "expected a non-negative integer"),
-    ("render: 'yes'", "render", "expected true or false"),
+    ("render: 'sometimes'", "render", "expected never, always or auto, got str 'sometimes'"),
+    ("render: 1", "render", "expected never, always or auto"),
     ("feeds: https://example.com/rss", "feeds", "expected a list"),
     ("article_patterns: ['(unclosed']", "article_patterns", "bad regex"),
     ("sitemaps: ['ftp://example.com/sitemap.xml']", "sitemaps", "bad URL"),
@@ -109,3 +110,10 @@ def test_shipped_sites_file_is_valid():
     names = [s.name for s in sites]
     assert len(names) == len(set(names))
     assert any(s.feeds for s in sites) and any(s.sitemaps for s in sites)
+
+
+@pytest.mark.parametrize("value, mode", [("never", "never"), ("always", "always"), ("Auto", "auto"),
+                                         ("true", "always"), ("false", "never")])
+def test_render_modes_and_yaml_booleans(value, mode):
+    [site] = parse_sites(f"sites:\n- name: a\n  start_urls: ['https://example.com/']\n  render: {value}\n")
+    assert site.render == mode

@@ -110,7 +110,7 @@ class NewsSpider(scrapy.Spider):
 
     def _meta(self, site: SiteConfig, source: str, **extra) -> dict:
         meta = {"newscrawl_site": site.name, "newscrawl_source": source, **extra}
-        if site.render and source == "page":
+        if site.render == "always" and source == "page":
             meta["playwright"] = True
         return meta
 
