@@ -69,7 +69,7 @@ def climb_to_article(table: DensityTable, best: int, options: ExtractOptions) ->
         parent = table.elements[node].getparent()
         if parent is None or parent.tag in ("body", "html"):
             return node
-        p = table.position[parent]
+        p = table.index_of(parent)
         added_text = table.text[p] - table.text[node]
         added_links = table.link_text[p] - table.link_text[node]
         if added_text <= 0:
@@ -98,7 +98,7 @@ def gather_siblings(table: DensityTable, best: int, best_score: float,
         if sibling is node:
             chosen.append(sibling)
             continue
-        position = table.position.get(sibling)
+        position = table.find(sibling)
         if position is not None and _is_article_sibling(table, position, best_score, log_sd, options):
             chosen.append(sibling)
     return chosen
@@ -108,7 +108,7 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> i
     """Drop link navigation blocks inside the chosen nodes; return how many."""
     doomed = []
     for node in nodes:
-        start = table.position.get(node)
+        start = table.find(node)
         if start is None:
             continue
         end = start + table.tags[start]
@@ -131,7 +131,7 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
     doomed = []
     limit = options.boilerplate_line_max_chars
     for node in nodes:
-        start = table.position.get(node)
+        start = table.find(node)
         if start is None:
             continue
         for i in range(start + 1, start + 1 + table.tags[start]):
@@ -145,12 +145,14 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
     return len(doomed)
 
 
-def drop_headline(nodes: list) -> None:
-    """The <h1> is the page headline, returned as the title, not as body text."""
+def drop_headline_and_captions(nodes: list, options: ExtractOptions) -> None:
+    """The <h1> is the page headline, returned as the title, not as body text;
+    <figcaption> describes a picture, not the story (when ``drop_captions``)."""
+    tags = ("h1", "figcaption") if options.drop_captions else ("h1",)
     for node in nodes:
-        for heading in list(node.iter("h1")):
-            if heading is not node:
-                heading.drop_tree()
+        for element in list(node.iter(*tags)):
+            if element is not node:
+                element.drop_tree()
 
 
 def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoice | None:
@@ -161,5 +163,5 @@ def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoic
     nodes = gather_siblings(table, top, best_score, options)
     removed = prune_blocks(table, nodes, options)
     removed += prune_boilerplate_lines(table, nodes, options)
-    drop_headline(nodes)
+    drop_headline_and_captions(nodes, options)
     return ContentChoice(nodes, best, best_score, removed)

@@ -76,7 +76,10 @@ class DensityTable:
 
     def __init__(self, root: lxml.etree._Element):
         self.elements = [e for e in root.iter(lxml.etree.Element)]
-        self.position = {e: i for i, e in enumerate(self.elements)}
+        # Keyed by id(): the list keeps every proxy alive (so ids stay unique) and is
+        # the only owner, freed last-to-first, deepest first. Proxies freed ancestors
+        # first cost O(depth) each in lxml: minutes on a 100,000-deep page.
+        self.position = {id(e): i for i, e in enumerate(self.elements)}
         size = len(self.elements)
         self.text = [0] * size
         self.link_text = [0] * size
@@ -113,7 +116,7 @@ class DensityTable:
             parent = element.getparent()
             if parent is None:
                 continue
-            p = position[parent]
+            p = position[id(parent)]
             text[p] += text[i]
             link_text[p] += link_text[i]
             tags[p] += tags[i] + 1
@@ -137,7 +140,11 @@ class DensityTable:
                          self.punctuation[i], self.paragraphs[i], self.longest_run[i])
 
     def index_of(self, element) -> int:
-        return self.position[element]
+        return self.position[id(element)]
+
+    def find(self, element) -> int | None:
+        """Index of an element of the tree, None for one added after the pass."""
+        return self.position.get(id(element))
 
     def text_density(self, i: int) -> float:
         return (self.text[i] - self.link_text[i]) / max(self.tags[i] - self.link_tags[i], 1)

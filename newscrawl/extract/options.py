@@ -33,6 +33,10 @@ class ExtractOptions:
     # rose on every development set from 0 to 8 and fell on cx_zh/htmltotext at 12
     # (benchmarks/accuracy.py, 2026-11-22).
     mass_weight: float = 8.0
+    # Drop <figcaption> from the body. Tuned: token F1 +0.02 on cx_bbc, +0.002 on
+    # readability, neutral elsewhere; dropping every class="*caption*" block instead
+    # cost 0.014 on cleanportaleval (benchmarks/accuracy.py, 2026-11-22).
+    drop_captions: bool = True
 
     # --- anchor/form block rules (DEVELOPERS.md, numbers from the source paper) --
     # A block with more than this many links and non-anchor/anchor text ratio below
@@ -123,6 +127,48 @@ class ExtractOptions:
     list_min_links: int = 8
     list_link_density: float = 0.25
 
+    # --- line blocks (DEVELOPERS.md: line-block distribution, the cx-extractor method) --
+    # Block thickness K: a block is this many consecutive text lines (cx-extractor's default).
+    lineblock_lines: int = 3
+    # A block must hold more than this many non-space chars to start the article, by script:
+    # 186 for English pages (the value reported for English in the cx-extractor work) and
+    # 86 for Chinese/Japanese/Korean pages (cx-extractor's default threshold, made for Chinese).
+    lineblock_threshold: int = 186
+    lineblock_threshold_cjk: int = 86
+    # Page text with more than this share of CJK characters uses the CJK threshold.
+    lineblock_cjk_share: float = 0.2
+    # Text lines shorter than this (non-space chars) are dropped from the result ("|", "»").
+    lineblock_min_line_chars: int = 5
+    # Run line blocks when the density result is too thin (shorter than min_article_chars)
+    # and keep theirs when it is longer.
+    lineblock_fallback: bool = True
+
+    # --- source lines (shared by line blocks and site templates) ------------------------
+    # A page whose source lines average more than this many chars is minified: it is split
+    # into one element per block-level tag instead of one per line (chars; hand-written and
+    # CMS pages of the development sets average 40-130).
+    minified_line_chars: int = 400
+
+    # --- site templates (DEVELOPERS.md: site templates from similar pages) ---------------
+    # Templates are learned from c+1 similar pages; this is c.
+    template_similar_pages: int = 2
+    # URLs are alike when their longest common substring covers this share of the longer URL.
+    template_url_similarity: float = 0.5
+    # The article region grows from the longest-text element over page-specific text
+    # elements separated by at most this many shared or textless elements (elements).
+    template_region_gap: int = 8
+    # Markers kept on each side (nearest first): a later one stands in when a nearer one is
+    # missing or repeated on a page.
+    template_max_markers: int = 3
+    # The density output is cut to the template region when at least this share of its
+    # weighted chars lies between the markers; below it they disagree badly and the
+    # extraction inside the region replaces the density output.
+    template_agree_share: float = 0.5
+
+    # --- content blocks (DEVELOPERS.md: anchor/form rules applied to VIPS-like blocks) ---
+    # Remove navigation and form blocks before density scoring. Off: it did not raise
+    # token F1 on the development sets (python -m newscrawl.evaluate, README "methods").
+    content_blocks: bool = False
 
 DEFAULT_OPTIONS = ExtractOptions()
 
