@@ -17,6 +17,7 @@ class PageItem:
     url_kind: str  # article, list or unknown (newscrawl.classify.classify_url)
     hint_published: str | None = None  # date given by the feed or news sitemap
     hint_title: str | None = None  # title given by the feed or news sitemap
+    rendered: bool = False  # fetched through the browser (newscrawl.render)
 
 
 @dataclass
@@ -35,3 +36,4 @@ class ArticleItem:
     discovered_via: str = "link"
     fetched_at: str = ""
     score: float = 0.0
+    rendered: bool = False  # fetched through the browser (render: always, or auto on a script-built page)

@@ -61,6 +61,7 @@ def build_article(item: PageItem, result: ExtractResult) -> ArticleItem:
         discovered_via=item.discovered_via,
         fetched_at=item.fetched_at,
         score=round(float(result.score), 4),
+        rendered=item.rendered,
     )
 
 

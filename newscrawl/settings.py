@@ -38,6 +38,8 @@ DOWNLOADER_MIDDLEWARES = {
     "newscrawl.middlewares.SiteOffsiteMiddleware": 50,
     # below HttpCompressionMiddleware (590) so it sees decompressed bodies
     "newscrawl.middlewares.StripNoiseMiddleware": 580,
+    # above stripping (580): reads script signals of render: auto pages; counts renders
+    "newscrawl.render.middleware.RenderMiddleware": 583,
 }
 ITEM_PIPELINES = {
     "newscrawl.pipelines.ExtractPipeline": 300,
@@ -47,6 +49,7 @@ SPIDER_CONTRACTS = {"newscrawl.contracts.SiteUrlContract": 10}
 EXTENSIONS = {
     "newscrawl.progress.ProgressLogExtension": 500,
     "newscrawl.progress.SiteSummaryExtension": 510,
+    "newscrawl.render.extension.RenderExtension": 515,
 }
 
 # --- output ---------------------------------------------------------------------
@@ -62,3 +65,26 @@ NEWSCRAWL_MAX_PER_SHAPE = 50  # distinct non-article URLs per digit-collapsed pa
 NEWSCRAWL_MAX_SITEMAPS = 50  # sitemap files per site, index entries included
 NEWSCRAWL_EXTRACT_WORKERS = -1  # extraction processes; -1: CPU count - 1, 0: in the Scrapy process
 NEWSCRAWL_PROGRESS_INTERVAL = 60.0  # seconds between progress log lines
+
+# --- rendering (newscrawl.render; README "Rendering JavaScript") -------------------------------------
+# Used only when a site has render: always or auto. The spider then installs
+# newscrawl.render.handler.RenderDownloadHandler for http/https (requests without meta["playwright"] fall
+# through it to Scrapy's HTTP/1.1 handler) and scrapy-playwright's memory extension, which adds the
+# browser's processes to the MEMUSAGE_* checks.
+NEWSCRAWL_CHROMIUM_PATH = None  # browser binary; None: $NEWSCRAWL_CHROMIUM_PATH, else /usr/bin/chromium
+NEWSCRAWL_RENDER_WAIT_UNTIL = "load"  # page.goto() waits for: commit, domcontentloaded, load or networkidle
+NEWSCRAWL_RENDER_SETTLE_MS = 1000  # then up to this many ms for the network to go quiet (0: no wait)
+NEWSCRAWL_RENDER_IDLE_SECONDS = 20.0  # a site's browser context is closed after this long without a page
+NEWSCRAWL_RENDER_AUTO_MAX_TEXT_CHARS = 1000  # render: auto renders a no-article page with at most this text
+NEWSCRAWL_RENDER_AUTO_MIN_SCRIPTS = 5  # ... and an app root element or at least this many scripts
+PLAYWRIGHT_BROWSER_TYPE = "chromium"
+# no display, no sandbox (root in containers), no traffic of the browser's own (updates, sync, QUIC)
+PLAYWRIGHT_LAUNCH_OPTIONS = {"headless": True, "args": [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"]}
+PLAYWRIGHT_MAX_CONTEXTS = 8  # browser contexts at once, one per rendering site; more sites take turns
+PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4  # pages open at once in one context
+PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = 20_000  # ms for page.goto(); a slower page counts as errors/timeout
+PLAYWRIGHT_ABORT_REQUEST = "newscrawl.render.handler.abort_unneeded_request"  # no images, media, fonts, CSS
+PLAYWRIGHT_PROCESS_REQUEST_HEADERS = "scrapy_playwright.headers.use_scrapy_headers"  # our user agent
+MEMUSAGE_WARNING_MB = 3072  # warn once when the crawl's memory (browser included) passes this

@@ -26,6 +26,7 @@ from ..crawl_patterns import FEED_LINK_TYPES
 from ..discovery import maybe_gunzip, now_iso, page_links, parse_feed, parse_sitemap, sitemaps_from_robots
 from ..frontier import FrontierLimits, SiteFrontier
 from ..items import PageItem
+from ..render import RenderPlan
 from ..sites import SiteConfig, SitesError, load_sites
 from ..urls import canonicalize
 
@@ -77,6 +78,8 @@ class NewsSpider(scrapy.Spider):
             max_query_variants=settings.getint("NEWSCRAWL_MAX_QUERY_VARIANTS", 20),
             max_per_shape=settings.getint("NEWSCRAWL_MAX_PER_SHAPE", 50),
         )
+        spider.render_plan = RenderPlan.from_crawler(crawler, spider.sites)
+        spider.sites = spider.render_plan.crawlable(spider.sites)  # render: always sites need the browser
         spider.frontiers = {site.name: SiteFrontier.for_site(site, limits) for site in spider.sites}
         spider.max_sitemaps = settings.getint("NEWSCRAWL_MAX_SITEMAPS", 50)
         spider.max_body = settings.getint("DOWNLOAD_MAXSIZE", 16 * 1024 * 1024)
@@ -101,6 +104,7 @@ class NewsSpider(scrapy.Spider):
         self.frontiers: dict[str, SiteFrontier] = {}
         self.sitemap_counts: dict[str, int] = {}
         self.emit_pages = True
+        self.render_plan = RenderPlan()
 
     def allowed_domains_of(self, site: str) -> tuple[str, ...]:
         """The hosts requests of ``site`` may go to (used by SiteOffsiteMiddleware)."""
@@ -110,8 +114,8 @@ class NewsSpider(scrapy.Spider):
 
     def _meta(self, site: SiteConfig, source: str, **extra) -> dict:
         meta = {"newscrawl_site": site.name, "newscrawl_source": source, **extra}
-        if site.render == "always" and source == "page":
-            meta["playwright"] = True
+        if source == "page":
+            meta.update(self.render_plan.page_meta(site.name))
         return meta
 
     def page_request(self, site: SiteConfig, url: str, depth: int, via: str, hint=None):
@@ -269,6 +273,7 @@ class NewsSpider(scrapy.Spider):
             url_kind=classify_url(response.url, site.article_patterns),
             hint_published=published,
             hint_title=title,
+            rendered="playwright" in response.flags,
         )
 
     def on_error(self, failure):
