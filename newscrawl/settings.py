@@ -40,17 +40,29 @@ DOWNLOADER_MIDDLEWARES = {
     "newscrawl.middlewares.StripNoiseMiddleware": 580,
     # above stripping (580): reads script signals of render: auto pages; counts renders
     "newscrawl.render.middleware.RenderMiddleware": 583,
+    # between compression (590) and stripping (580): stores raw listing bodies, replays them on 304
+    "newscrawl.incremental.ConditionalRequestMiddleware": 585,
 }
+SPIDER_MIDDLEWARES = {"newscrawl.incremental.KnownArticleMiddleware": 800}
 ITEM_PIPELINES = {
     "newscrawl.pipelines.ExtractPipeline": 300,
     "newscrawl.pipelines.DuplicatePipeline": 400,
+    "newscrawl.incremental.IncrementalPipeline": 900,  # last: what passes it is written and recorded
 }
 SPIDER_CONTRACTS = {"newscrawl.contracts.SiteUrlContract": 10}
 EXTENSIONS = {
     "newscrawl.progress.ProgressLogExtension": 500,
     "newscrawl.progress.SiteSummaryExtension": 510,
     "newscrawl.render.extension.RenderExtension": 515,
+    # incremental state, crash-safe output, resume and Redis (README "Running on a server")
+    "newscrawl.incremental.StateExtension": -20,
+    "newscrawl.resume.JobDirGuardExtension": -10,
+    "scrapy.extensions.feedexport.FeedExporter": None,
+    "newscrawl.jsonl.DurableFeedExporter": 0,
+    "newscrawl.redis_support.RedisIdleCloseExtension": 520,
 }
+ADDONS = {"newscrawl.redis_support.RedisAddon": 0}  # with REDIS_URL: scrapy-redis scheduler and dupefilter
+DUPEFILTER_CLASS = "newscrawl.dupefilter.DiskDupeFilter"  # on disk: memory stays flat on long crawls
 
 # --- output ---------------------------------------------------------------------
 FEED_EXPORT_ENCODING = "utf-8"
@@ -88,3 +100,12 @@ PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = 20_000  # ms for page.goto(); a slower p
 PLAYWRIGHT_ABORT_REQUEST = "newscrawl.render.handler.abort_unneeded_request"  # no images, media, fonts, CSS
 PLAYWRIGHT_PROCESS_REQUEST_HEADERS = "scrapy_playwright.headers.use_scrapy_headers"  # our user agent
 MEMUSAGE_WARNING_MB = 3072  # warn once when the crawl's memory (browser included) passes this
+
+# --- incremental state and crash safety (newscrawl.incremental, newscrawl.jsonl) ---------
+NEWSCRAWL_STATE_ENABLED = True  # remember emitted articles; emit only new ones each run
+STATE_PATH = ".newscrawl/state.sqlite"  # SQLite state file (ignored with REDIS_URL); lock: <STATE_PATH>.lock
+NEWSCRAWL_NEAR_DUPLICATE_JACCARD = 0.8  # estimated shingle Jaccard marking a near-duplicate (fingerprint.py)
+NEWSCRAWL_JSONL_SYNC_SECONDS = 1.0  # fsync the JSONL output, then record its articles, this often
+NEWSCRAWL_JSONL_SYNC_ITEMS = 200  # ... or after this many lines
+NEWSCRAWL_REDIS_PREFIX = "newscrawl"  # Redis keys of the shared queue, dupefilter and state
+NEWSCRAWL_REDIS_IDLE_SECONDS = 30.0  # a Redis crawler closes after the shared queue stayed empty this long

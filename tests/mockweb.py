@@ -11,7 +11,7 @@ from newscrawl.demo import DemoServer, crawl, write_sites_file
 from newscrawl.demo.server import loopback_works
 
 ITEM_KEYS = ["url", "canonical_url", "site", "title", "published", "text", "html", "lang", "authors",
-             "discovered_via", "fetched_at", "score", "rendered"]
+             "discovered_via", "fetched_at", "score", "rendered", "duplicate_of"]
 # Text of page furniture that must never reach an item.
 BOILERPLATE = ("All rights reserved", "Please enable JavaScript", "版权所有", "window.dataLayer", "More stories")
 

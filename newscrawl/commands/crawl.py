@@ -2,7 +2,9 @@
 
 A spider class may define ``check_arguments(spargs) -> list[str]``; any
 problem is printed to stderr, one line each, and the command exits with
-code 2 before the crawler process exists, so no request is ever made.
+code 2 before the crawler process exists, so no request is ever made. A run
+that finds the crawl's lock held by another run exits with code 75 and a
+message saying so.
 """
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import sys
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.spiderloader import get_spider_loader
+
+from ..lock import EXIT_LOCKED, CrawlLocked, acquire, lock_path_for
 
 EXIT_BAD_CONFIG = 2
 
@@ -24,6 +28,18 @@ class Command(ScrapyCrawlCommand):
             for line in problems:
                 print(line, file=sys.stderr)
             raise SystemExit(EXIT_BAD_CONFIG)
+
+    def run(self, args, opts) -> None:
+        """Refuse to start while another run of the same crawl holds its lock (newscrawl.lock)."""
+        path = lock_path_for(self.settings)
+        if path is not None:
+            try:
+                acquire(path)
+            except CrawlLocked as exc:
+                print(f"newscrawl: {exc}", file=sys.stderr)
+                self.exitcode = EXIT_LOCKED
+                return
+        super().run(args, opts)
 
     def _argument_problems(self, name: str, spargs: dict) -> list[str]:
         try:

@@ -88,6 +88,7 @@ class DensityTable:
         self.punctuation = [0] * size
         self.paragraphs = [0] * size
         self.longest_run = [0] * size
+        self._sd: float | None = None
         self._count(root)
 
     def _count(self, root) -> None:
@@ -150,13 +151,17 @@ class DensityTable:
         return (self.text[i] - self.link_text[i]) / max(self.tags[i] - self.link_tags[i], 1)
 
     def standard_deviation(self) -> float:
-        """SD: the standard deviation of TD over all elements."""
-        n = len(self.elements)
-        if n < 2:
-            return 0.0
-        values = [self.text_density(i) for i in range(n)]
-        mean = sum(values) / n
-        return math.sqrt(sum((v - mean) ** 2 for v in values) / n)
+        """SD: the standard deviation of TD over all elements (computed once)."""
+        if self._sd is None:
+            n = len(self.elements)
+            if n < 2:
+                self._sd = 0.0
+            else:
+                values = [(t - lt) / max(tg - ltg, 1) for t, lt, tg, ltg
+                          in zip(self.text, self.link_text, self.tags, self.link_tags)]
+                mean = sum(values) / n
+                self._sd = math.sqrt(max(sum(v * v for v in values) / n - mean * mean, 0.0))
+        return self._sd
 
     def score(self, i: int, log_sd: float) -> float:
         """score = log(SD) * TD * log10(PNum + 2) * log(SbD)."""

@@ -122,28 +122,29 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
     Script/style/iframe/noscript/comments and form fields go with
     ``strip_elements`` (C speed). Then noise forms, hidden elements and blocks
     whose class/id names boilerplate (share bars, comments, related links,
-    cookie notices...), each found by a compiled XPath rather than a Python
-    walk over every element.
+    cookie notices...), found by one compiled XPath over the elements that
+    carry such attributes rather than a Python walk over every element.
     """
     lxml.etree.strip_elements(root, *NOISE_TAGS, *FORM_FIELD_TAGS, lxml.etree.Comment,
                               lxml.etree.ProcessingInstruction, with_tail=False)
     doomed = [form for form in root.iter("form") if _form_is_noise(form, options)]
-    doomed += [element for element in _MAYBE_HIDDEN(root) if is_hidden(element)]
-    if options.remove_unlikely:
-        protected = _article_holders(root)
-        for element in _NAMED(root):
-            if element.tag in _NEVER_UNLIKELY_TAGS or element in protected:
-                continue
-            if is_unlikely_name(f"{element.get('class', '')} {element.get('id', '')}"):
-                doomed.append(element)
+    protected = _article_holders(root) if options.remove_unlikely else set()
+    for element in _WITH_CLEANING_ATTRIBUTES(root):
+        get = element.get
+        style = get("style")
+        if (style and HIDDEN_STYLE_RE.search(style)) or get("hidden") is not None \
+                or get("aria-hidden") == "true":
+            doomed.append(element)
+        elif (options.remove_unlikely and element.tag not in _NEVER_UNLIKELY_TAGS
+              and is_unlikely_name(f"{get('class', '')} {get('id', '')}") and element not in protected):
+            doomed.append(element)
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()
 
 
-_MAYBE_HIDDEN = lxml.etree.XPath(
-    "//*[@hidden or @aria-hidden='true' or contains(@style, 'none') or contains(@style, 'hidden')]")
-_NAMED = lxml.etree.XPath("//*[@class or @id]")
+# One scan for every element a cleaning rule may remove (hidden, or named like boilerplate).
+_WITH_CLEANING_ATTRIBUTES = lxml.etree.XPath("//*[@class or @id or @style or @hidden or @aria-hidden]")
 _ARTICLE_MARKERS = lxml.etree.XPath(ARTICLE_MARKER_XPATH)
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main"})
 

@@ -1,0 +1,342 @@
+"""Incremental crawling: emit only new articles, skip known ones, mark near-duplicates, survive crashes.
+
+The :class:`Ledger` of a crawl sits between the Scrapy components and the
+state backend (SQLite, or Redis with ``REDIS_URL``). An article moves
+through three stages:
+
+1. *admitted* by :class:`IncrementalPipeline` (not known, not claimed by
+   another crawler; ``duplicate_of`` set when a stored or in-flight article
+   has nearly the same text);
+2. *written* to the JSONL output by ``jsonl.DurableFeedExporter``;
+3. *recorded* in the state by ``Ledger.commit`` after the output was fsynced,
+   together with the byte offset the output is recorded up to.
+
+A crash between 2 and 3 leaves lines in the output that the state lacks; the
+next start reads them back (``Ledger.recover``) and records them, so they are
+never emitted again, and cuts a torn last line. A crash before 2 loses
+nothing: the article is not in the state, so the next run fetches it again.
+
+Feeds, sitemaps and start pages are fetched every run, with ``If-None-Match``
+/ ``If-Modified-Since`` when the server gave validators; on 304 the stored
+body is replayed (:class:`ConditionalRequestMiddleware`). Article URLs the
+state knows are not requested again (:class:`KnownArticleMiddleware`).
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from weakref import WeakKeyDictionary
+
+from scrapy import signals
+from scrapy.exceptions import DropItem, NotConfigured
+from scrapy.http import Request, Response
+from scrapy.responsetypes import responsetypes
+
+from .counters import count
+from .fingerprint import NEAR_DUPLICATE_JACCARD, Fingerprint, fingerprint_text
+from .items import ArticleItem
+from .jsonl import repair_output
+from .lock import acquire, lock_path_for
+from .state import DEFAULT_STATE_PATH, ArticleRecord, CachedListing, SqliteState, utc_now
+from .urls import canonicalize
+
+logger = logging.getLogger(__name__)
+
+LISTING_SOURCES = ("feed", "sitemap")
+# Listing bodies above this size are not kept for 304 replay (so no validators are sent for them), bytes.
+MAX_CACHED_LISTING_BYTES = 4 * 1024 * 1024
+
+_ledgers: WeakKeyDictionary = WeakKeyDictionary()  # crawler -> Ledger
+
+
+def open_backend(settings):
+    """The state backend these settings ask for: Redis with REDIS_URL, else SQLite at STATE_PATH."""
+    if settings.get("REDIS_URL"):
+        from .redis_support import RedisState
+
+        return RedisState.from_settings(settings)
+    return SqliteState(settings.get("STATE_PATH") or DEFAULT_STATE_PATH)
+
+
+def ledger_for(crawler) -> Ledger | None:
+    """The crawl's ledger (opened, locked and recovered on first use); None when state is off."""
+    if not crawler.settings.getbool("NEWSCRAWL_STATE_ENABLED", True):
+        return None
+    if crawler not in _ledgers:
+        lock_path = lock_path_for(crawler.settings)
+        lock = acquire(lock_path) if lock_path else None
+        threshold = crawler.settings.getfloat("NEWSCRAWL_NEAR_DUPLICATE_JACCARD", NEAR_DUPLICATE_JACCARD)
+        ledger = Ledger(open_backend(crawler.settings), crawler.stats, threshold, lock)
+        ledger.recover()
+        _ledgers[crawler] = ledger
+        logger.info("Incremental state: %s", ledger.backend.describe())
+    return _ledgers[crawler]
+
+
+def record_of(item: dict | ArticleItem, fingerprint: Fingerprint | None, first_seen: str) -> ArticleRecord:
+    get = item.get if isinstance(item, dict) else lambda name: getattr(item, name, None)
+    return ArticleRecord(canonical_url=get("canonical_url"), url=canonicalize(get("url")), site=get("site"),
+                         first_seen=first_seen, fingerprint=fingerprint, duplicate_of=get("duplicate_of"))
+
+
+class Ledger:
+    """Admitted and written articles of this run, and their commit to the state backend."""
+
+    def __init__(self, backend, stats, threshold: float, lock=None):
+        self.backend = backend
+        self.stats = stats
+        self.threshold = threshold
+        self.lock = lock
+        self.admitted: dict[str, ArticleRecord] = {}  # canonical URL -> record, until written
+        self.unrecorded: list[ArticleRecord] = []  # written, awaiting the next commit
+        self.inflight: set[str] = set()  # canonical and fetched URLs of admitted and unrecorded articles
+        self.durable_output = False
+
+    # --- admission (pipeline) -----------------------------------------------------------------------
+
+    def is_known(self, url: str) -> bool:
+        return url in self.inflight or self.backend.is_known(url)
+
+    def admit(self, item: ArticleItem) -> str | None:
+        """None when the article may be emitted (``duplicate_of`` set on the item), else a drop reason."""
+        if item.canonical_url in self.inflight:
+            return "duplicate"
+        if self.backend.is_known(item.canonical_url) or self.backend.is_known(canonicalize(item.url)):
+            return "known"
+        fingerprint = fingerprint_text(item.text or "")
+        if fingerprint is not None:
+            item.duplicate_of = self._first_copy(fingerprint)
+        record = record_of(item, fingerprint, utc_now())
+        if not self.backend.claim(record):
+            return "claimed_elsewhere"
+        self.admitted[item.canonical_url] = record
+        self.inflight.update((record.canonical_url, record.url))
+        if item.duplicate_of:
+            count(self.stats, "near_duplicates", item.site)
+        return None
+
+    def _first_copy(self, fingerprint: Fingerprint) -> str | None:
+        bands = set(fingerprint.bands)
+        pending = [*self.unrecorded, *self.admitted.values()]
+        for record in pending:
+            other = record.fingerprint
+            if other and bands.intersection(other.bands) and fingerprint.similarity(other.signature) >= self.threshold:
+                return record.duplicate_of or record.canonical_url
+        return self.backend.near_duplicate_of(fingerprint, self.threshold)
+
+    def release(self, canonical_url: str) -> None:
+        """An admitted article that will not be written after all (dropped or failed later)."""
+        record = self.admitted.pop(canonical_url, None)
+        if record is not None:
+            self.inflight.difference_update((record.canonical_url, record.url))
+
+    # --- writing and recording (feed exporter) ------------------------------------------------------
+
+    def attach_output(self, path: str, offset: int) -> None:
+        self.durable_output = True
+        self.backend.set_output(path, offset)
+
+    def written(self, item: ArticleItem) -> None:
+        record = self.admitted.pop(item.canonical_url, None)
+        if record is not None:
+            self.unrecorded.append(record)
+
+    def commit(self, output: str | None = None, offset: int | None = None) -> None:
+        """Record the written articles (call only once the output holding them is synced)."""
+        if self.unrecorded or output is not None:
+            self.backend.add_articles(self.unrecorded, output, offset)
+            self.stats.inc_value("newscrawl/state/recorded", len(self.unrecorded))
+            for record in self.unrecorded:
+                self.inflight.difference_update((record.canonical_url, record.url))
+            self.unrecorded = []
+
+    def detach_output(self, path: str) -> None:
+        self.backend.forget_output(path)
+
+    # --- recovery at start --------------------------------------------------------------------------
+
+    def recover(self) -> None:
+        """Record the lines earlier runs wrote but did not record; cut torn tails."""
+        for path, committed in self.backend.open_outputs():
+            repair = repair_output(Path(path), committed)
+            if repair is None:
+                self.backend.forget_output(path)
+                continue
+            records = [record_of(line, fingerprint_text(line.get("text") or ""), line.get("fetched_at") or utc_now())
+                       for line in repair.items if isinstance(line, dict) and line.get("canonical_url")]
+            self.backend.add_articles(records, path, repair.size)
+            self.backend.forget_output(path)
+            self.stats.inc_value("newscrawl/state/recovered_lines", len(records))
+            self.stats.inc_value("newscrawl/state/cut_bytes", repair.cut_bytes)
+            if records or repair.cut_bytes:
+                logger.warning("Recovered %s after an unclean stop: %d line(s) recorded in the state, "
+                               "%d torn byte(s) cut", path, len(records), repair.cut_bytes)
+
+    def close(self) -> None:
+        self.commit()
+        self.backend.close()
+        if self.lock is not None:
+            self.lock.release()
+
+
+class StateExtension:
+    """Open the ledger at start (lock, recovery) and close it when the engine stops."""
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        if ledger_for(crawler) is None:
+            raise NotConfigured
+        ext = cls(crawler)
+        crawler.signals.connect(ext.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(ext.item_dropped, signal=signals.item_dropped)
+        crawler.signals.connect(ext.item_dropped, signal=signals.item_error)
+        crawler.signals.connect(ext.engine_stopped, signal=signals.engine_stopped)
+        return ext
+
+    def item_scraped(self, item, response) -> None:
+        """Without a durable JSONL output, record each article as soon as it is handed to the exporters."""
+        ledger = ledger_for(self.crawler)
+        if isinstance(item, ArticleItem) and not ledger.durable_output:
+            ledger.written(item)
+            ledger.commit()
+
+    def item_dropped(self, item, response, **kwargs) -> None:
+        if isinstance(item, ArticleItem):
+            ledger_for(self.crawler).release(item.canonical_url)
+
+    def engine_stopped(self) -> None:
+        ledger = _ledgers.pop(self.crawler, None)
+        if ledger is not None:
+            ledger.close()
+
+
+class IncrementalPipeline:
+    """Drop articles the state already holds; mark near-duplicates with ``duplicate_of``. Runs last."""
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+        self.stats = crawler.stats
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        if not crawler.settings.getbool("NEWSCRAWL_STATE_ENABLED", True):
+            raise NotConfigured
+        return cls(crawler)
+
+    def process_item(self, item):
+        if not isinstance(item, ArticleItem):
+            return item
+        reason = ledger_for(self.crawler).admit(item)
+        if reason:
+            count(self.stats, f"dropped/{reason}", item.site)
+            raise DropItem(f"{reason}: {item.url}")
+        return item
+
+
+def _is_article_request(request: Request) -> bool:
+    meta = request.meta
+    return meta.get("newscrawl_source") == "page" and meta.get("newscrawl_depth", 0) > 0
+
+
+class KnownArticleMiddleware:
+    """Spider middleware: page requests for articles the state holds are never scheduled."""
+
+    def __init__(self, crawler):
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        if not crawler.settings.getbool("NEWSCRAWL_STATE_ENABLED", True):
+            raise NotConfigured
+        return cls(crawler)
+
+    def _keep(self, entry) -> bool:
+        if not isinstance(entry, Request) or not _is_article_request(entry):
+            return True
+        if ledger_for(self.crawler).is_known(canonicalize(entry.url)):
+            count(self.crawler.stats, "skipped/known", entry.meta.get("newscrawl_site"))
+            return False
+        return True
+
+    def process_spider_output(self, response, result):
+        for entry in result:
+            if self._keep(entry):
+                yield entry
+
+    async def process_spider_output_async(self, response, result):
+        async for entry in result:
+            if self._keep(entry):
+                yield entry
+
+
+def _is_conditional(request: Request) -> bool:
+    meta = request.meta
+    source = meta.get("newscrawl_source")
+    return source in LISTING_SOURCES or (source == "page" and meta.get("newscrawl_depth", 0) == 0)
+
+
+class ConditionalRequestMiddleware:
+    """Downloader middleware: conditional GETs for feeds, sitemaps and start pages; 304 replays the stored body.
+
+    Sits below HttpCompressionMiddleware (590) so it stores decompressed bodies,
+    and above StripNoiseMiddleware (580) so a replayed page is stripped as usual.
+    """
+
+    def __init__(self, crawler, max_bytes: int):
+        self.crawler = crawler
+        self.max_bytes = max_bytes
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        settings = crawler.settings
+        if not settings.getbool("NEWSCRAWL_STATE_ENABLED", True) or not settings.getbool(
+                "NEWSCRAWL_CONDITIONAL_ENABLED", True):
+            raise NotConfigured
+        return cls(crawler, settings.getint("NEWSCRAWL_MAX_CACHED_LISTING_BYTES", MAX_CACHED_LISTING_BYTES))
+
+    def process_request(self, request: Request):
+        if not _is_conditional(request):
+            return None
+        cached = ledger_for(self.crawler).backend.listing(request.url)
+        if cached is None:
+            return None
+        if cached.etag:
+            request.headers.setdefault(b"If-None-Match", cached.etag)
+        if cached.last_modified:
+            request.headers.setdefault(b"If-Modified-Since", cached.last_modified)
+        return None
+
+    def process_response(self, request: Request, response: Response):
+        if not _is_conditional(request):
+            return response
+        backend = ledger_for(self.crawler).backend
+        site = request.meta.get("newscrawl_site")
+        if response.status == 304:
+            cached = backend.listing(request.url)
+            if cached is None:
+                return response
+            count(self.crawler.stats, "conditional/not_modified", site)
+            return self._replay(request, response, cached)
+        if response.status == 200:
+            etag = response.headers.get(b"ETag")
+            modified = response.headers.get(b"Last-Modified")
+            if (etag or modified) and len(response.body) <= self.max_bytes:
+                content_type = response.headers.get(b"Content-Type")
+                backend.save_listing(CachedListing(request.url, _text(etag), _text(modified), _text(content_type),
+                                                   response.body))
+                count(self.crawler.stats, "conditional/stored", site)
+        return response
+
+    @staticmethod
+    def _replay(request: Request, response: Response, cached: CachedListing) -> Response:
+        headers = {"Content-Type": cached.content_type} if cached.content_type else {}
+        cls = responsetypes.from_args(headers=headers, url=response.url, body=cached.body)
+        return cls(url=response.url, status=200, headers=headers, body=cached.body, request=request,
+                   flags=[*response.flags, "not_modified"])
+
+
+def _text(value: bytes | None) -> str | None:
+    return value.decode("latin-1") if value else None

@@ -1,0 +1,235 @@
+"""Durable JSONL output: whole lines only, synced to disk before the state records them.
+
+``DurableFeedExporter`` replaces Scrapy's FeedExporter. The first local
+JSON Lines feed (``-O``/``-o file.jsonl`` or the spider's default output) is
+written by a :class:`JsonlWriter`: each item is one ``os.write`` of a complete
+line on a file opened in append mode, and every ``NEWSCRAWL_JSONL_SYNC_SECONDS``
+(or ``NEWSCRAWL_JSONL_SYNC_ITEMS`` lines) the file is fsynced and only then the
+incremental state records the articles written so far, with the byte offset
+they end at. Other feeds go through Scrapy's exporter unchanged.
+
+After a crash, :func:`repair_output` makes an output whole again: a torn last
+line (or anything unreadable after the recorded offset) is cut off, and the
+complete lines after the recorded offset are returned so the state can record
+them (they were emitted; they must not be emitted again).
+"""
+from __future__ import annotations
+
+import io
+import json
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from scrapy.exporters import JsonLinesItemExporter
+from scrapy.extensions.feedexport import FeedExporter
+from w3lib.url import file_uri_to_path
+from twisted.internet import task
+
+logger = logging.getLogger(__name__)
+
+JSONL_FORMATS = ("jsonlines", "jsonl")
+_TAIL_CHUNK = 1 << 16  # bytes read at a time when looking for the last newline
+
+
+@dataclass
+class Repair:
+    """What repairing an output found: complete lines after the recorded offset, bytes cut off."""
+
+    items: list[dict] = field(default_factory=list)
+    cut_bytes: int = 0
+    size: int = 0
+
+
+def _last_newline_end(fd: int, size: int) -> int:
+    """Offset just after the last b"\\n" of the file (0 when there is none)."""
+    end = size
+    while end > 0:
+        start = max(0, end - _TAIL_CHUNK)
+        chunk = os.pread(fd, end - start, start)
+        found = chunk.rfind(b"\n")
+        if found >= 0:
+            return start + found + 1
+        end = start
+    return 0
+
+
+def repair_output(path: Path, committed: int = 0) -> Repair | None:
+    """Cut a torn or unreadable tail after ``committed``; the complete lines after it. None: no file."""
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return None
+    try:
+        size = os.fstat(fd).st_size
+        if size < committed:  # rotated or truncated by someone else: nothing of ours to recover
+            return Repair(size=size)
+        good_end = max(committed, _last_newline_end(fd, size))
+        repair = Repair()
+        position = committed
+        for line in os.pread(fd, good_end - committed, committed).splitlines(keepends=True):
+            try:
+                repair.items.append(json.loads(line))
+            except ValueError:
+                good_end = position  # garbage (e.g. zeros after a power loss): cut from here
+                break
+            position += len(line)
+        if good_end < size:
+            os.ftruncate(fd, good_end)
+            os.fsync(fd)
+            repair.cut_bytes = size - good_end
+        repair.size = good_end
+        return repair
+    finally:
+        os.close(fd)
+
+
+class JsonlWriter:
+    """Append complete lines to a file with single writes; ``sync`` makes them durable."""
+
+    def __init__(self, path: Path, overwrite: bool):
+        self.path = path
+        self.overwrite = overwrite
+        self.fd: int | None = None
+        self.offset = 0
+        self.unsynced = 0
+
+    def open(self) -> int:
+        """Open (repairing a torn tail first, or truncating for overwrite); the offset writing starts at."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.overwrite and self._torn():
+            repair_output(self.path, 0)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | (os.O_TRUNC if self.overwrite else 0)
+        self.fd = os.open(self.path, flags, 0o644)
+        self.offset = os.fstat(self.fd).st_size
+        return self.offset
+
+    def _torn(self) -> bool:
+        try:
+            with self.path.open("rb") as handle:
+                handle.seek(0, os.SEEK_END)
+                if handle.tell() == 0:
+                    return False
+                handle.seek(-1, os.SEEK_END)
+                return handle.read(1) != b"\n"
+        except FileNotFoundError:
+            return False
+
+    def write(self, line: bytes) -> int:
+        """Write one line (ending in b"\\n"); the offset after it."""
+        view = memoryview(line)
+        while view:
+            written = os.write(self.fd, view)
+            view = view[written:]
+        self.offset += len(line)
+        self.unsynced += 1
+        return self.offset
+
+    def sync(self) -> None:
+        if self.fd is not None and self.unsynced:
+            os.fsync(self.fd)
+            self.unsynced = 0
+
+    def close(self) -> None:
+        if self.fd is not None:
+            self.sync()
+            os.close(self.fd)
+            self.fd = None
+
+
+def local_path(uri: str) -> Path | None:
+    """The file path of a local feed URI (plain path or file://), else None."""
+    if "%(" in uri:
+        return None
+    if uri.startswith("file:"):
+        return Path(file_uri_to_path(uri))
+    scheme = urlsplit(uri).scheme
+    if uri == "-" or (scheme and len(scheme) > 1):
+        return None
+    return Path(uri)
+
+
+class DurableFeedExporter(FeedExporter):
+    """Scrapy's FeedExporter, with the first local JSONL feed written durably (see module docstring)."""
+
+    def __init__(self, crawler):
+        super().__init__(crawler)
+        settings = crawler.settings
+        self.sync_seconds = settings.getfloat("NEWSCRAWL_JSONL_SYNC_SECONDS", 1.0)
+        self.sync_items = settings.getint("NEWSCRAWL_JSONL_SYNC_ITEMS", 200)
+        self.writer: JsonlWriter | None = None
+        self.uri: str | None = None
+        self.ledger = None
+        self.sync_task: task.LoopingCall | None = None
+        if settings.getbool("NEWSCRAWL_DURABLE_JSONL", True):
+            self._take_durable_feed()
+
+    def _take_durable_feed(self) -> None:
+        for uri, options in self.feeds.items():
+            path = local_path(uri)
+            if path and options.get("format") in JSONL_FORMATS and not options.get("batch_item_count"):
+                self.uri, self.options = uri, options
+                self.writer = JsonlWriter(path, bool(options.get("overwrite")))
+                self.item_filter = self.filters.pop(uri)
+                del self.feeds[uri]
+                return
+
+    def open_spider(self, spider) -> None:
+        super().open_spider(spider)
+        if self.writer is None:
+            return
+        from .incremental import ledger_for
+
+        self.ledger = ledger_for(self.crawler)
+        start = self.writer.open()
+        if self.ledger is not None:
+            self.ledger.attach_output(str(self.writer.path.absolute()), start)
+        self.sync_task = task.LoopingCall(self.sync)
+        self.sync_task.start(self.sync_seconds, now=False)
+        logger.info("Writing items to %s (durable JSONL, synced every %.1f s)", self.writer.path, self.sync_seconds)
+
+    def _line(self, item) -> bytes:
+        buffer = io.BytesIO()
+        exporter = JsonLinesItemExporter(buffer, encoding=self.options.get("encoding") or "utf-8",
+                                         fields_to_export=self.options.get("fields"),
+                                         indent=self.options.get("indent"))
+        exporter.export_item(item)
+        line = buffer.getvalue()
+        return line if line.endswith(b"\n") else line + b"\n"
+
+    def item_scraped(self, item, spider) -> None:
+        super().item_scraped(item, spider)
+        if self.writer is None or self.writer.fd is None or not self.item_filter.accepts(item):
+            return
+        self.writer.write(self._line(item))
+        self.crawler.stats.inc_value("newscrawl/jsonl/lines")
+        if self.ledger is not None:
+            self.ledger.written(item)
+        if self.writer.unsynced >= self.sync_items:
+            self.sync()
+
+    def sync(self) -> None:
+        """fsync the output, then record what it holds in the state (never the other way round)."""
+        if self.writer is None or self.writer.fd is None:
+            return
+        started = time.perf_counter()
+        self.writer.sync()
+        if self.ledger is not None:
+            self.ledger.commit(str(self.writer.path.absolute()), self.writer.offset)
+        self.crawler.stats.inc_value("newscrawl/jsonl/sync_ms", round((time.perf_counter() - started) * 1000))
+
+    async def close_spider(self, spider) -> None:
+        await super().close_spider(spider)
+        if self.sync_task is not None and self.sync_task.running:
+            self.sync_task.stop()
+        if self.writer is None or self.writer.fd is None:
+            return
+        self.sync()
+        self.writer.close()
+        if self.ledger is not None:
+            self.ledger.detach_output(str(self.writer.path.absolute()))
+        logger.info("Stored jsonl feed (%d lines) in: %s", self.crawler.stats.get_value("newscrawl/jsonl/lines", 0),
+                    self.writer.path)

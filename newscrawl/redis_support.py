@@ -1,0 +1,228 @@
+"""Distributed crawling on one Redis: shared scheduler and dupefilter (scrapy-redis), state, idle close.
+
+With ``-s REDIS_URL=redis://host:port/db`` every crawler started with the same
+sites file shares:
+
+- the request queue and duplicate filter of scrapy-redis (``RedisAddon`` sets
+  ``SCHEDULER`` and ``DUPEFILTER_CLASS``), so each URL is fetched by one crawler;
+- the incremental state (:class:`RedisState`, keys under
+  ``NEWSCRAWL_REDIS_PREFIX``), so each article is emitted by one crawler, once
+  across runs: a crawler *claims* an article (``SET NX`` with an expiry) before
+  writing it, and records it after its output was synced;
+- a busy flag per crawler, so a crawler closes only when the shared queue has
+  been empty and no crawler was busy for ``NEWSCRAWL_REDIS_IDLE_SECONDS``
+  (:class:`RedisIdleCloseExtension`).
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import time
+import uuid
+import zlib
+from typing import Iterable
+
+from scrapy import signals
+from scrapy.exceptions import DontCloseSpider, NotConfigured
+from twisted.internet import task
+
+from .fingerprint import Fingerprint
+from .state import ArticleRecord, CachedListing, url_key
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_PREFIX = "newscrawl"
+# A claim not turned into a record within this time (its crawler died) lapses, so the article can be
+# emitted by a later run (seconds; well above the time from extraction to the next output sync).
+CLAIM_SECONDS = 600
+BUSY_TTL_SECONDS = 3.0  # a busy flag not refreshed within this time counts as idle (heartbeat is 1 s)
+
+
+def _redis_from_url(url: str):
+    import redis
+
+    return redis.Redis.from_url(url)
+
+
+class RedisState:
+    """The methods of ``state.SqliteState``, on Redis keys ``<prefix>:...``."""
+
+    def __init__(self, client, prefix: str = DEFAULT_PREFIX, owner: str | None = None):
+        self.redis = client
+        self.prefix = prefix
+        self.owner = owner or f"{socket.gethostname()}:{os.getpid()}"
+        self.outputs_key = f"{prefix}:outputs:{socket.gethostname()}"  # outputs are local files
+
+    @classmethod
+    def from_settings(cls, settings) -> RedisState:
+        client = _redis_from_url(settings.get("REDIS_URL"))
+        client.ping()
+        return cls(client, settings.get("NEWSCRAWL_REDIS_PREFIX") or DEFAULT_PREFIX)
+
+    def describe(self) -> str:
+        kwargs = self.redis.connection_pool.connection_kwargs
+        return f"redis://{kwargs.get('host')}:{kwargs.get('port')}/{kwargs.get('db', 0)} keys {self.prefix}:*"
+
+    def _key(self, name: str) -> str:
+        return f"{self.prefix}:{name}"
+
+    def is_known(self, url: str) -> bool:
+        return bool(self.redis.sismember(self._key("urls"), url_key(url)))
+
+    def claim(self, record: ArticleRecord) -> bool:
+        """True when no other crawler emitted or is emitting this article."""
+        if self.redis.hexists(self._key("articles"), record.canonical_url):
+            return False
+        claim = self._key(f"claim:{url_key(record.canonical_url)}")
+        return bool(self.redis.set(claim, self.owner, nx=True, ex=CLAIM_SECONDS))
+
+    def near_duplicate_of(self, fingerprint: Fingerprint, threshold: float) -> str | None:
+        firsts = [c for c in self.redis.hmget(self._key("bands"), fingerprint.bands) if c]
+        for canonical in dict.fromkeys(firsts):
+            raw = self.redis.hget(self._key("articles"), canonical)
+            if not raw:
+                continue
+            stored = json.loads(raw)
+            if stored.get("signature") and fingerprint.similarity(bytes.fromhex(stored["signature"])) >= threshold:
+                return stored.get("duplicate_of") or canonical.decode("utf-8")
+        return None
+
+    def add_articles(self, records: Iterable[ArticleRecord], output: str | None = None,
+                     committed: int | None = None) -> None:
+        pipe = self.redis.pipeline(transaction=True)
+        for record in records:
+            fingerprint = record.fingerprint
+            value = {"url": record.url, "site": record.site, "first_seen": record.first_seen,
+                     "duplicate_of": record.duplicate_of, "signature": fingerprint.signature.hex() if fingerprint else None}
+            pipe.hsetnx(self._key("articles"), record.canonical_url, json.dumps(value))
+            pipe.sadd(self._key("urls"), *record.keys())
+            for band in fingerprint.bands if fingerprint else ():
+                pipe.hsetnx(self._key("bands"), band, record.canonical_url)
+            pipe.delete(self._key(f"claim:{url_key(record.canonical_url)}"))
+        if output is not None and committed is not None:
+            pipe.hset(self.outputs_key, output, committed)
+        pipe.execute()
+
+    def open_outputs(self) -> list[tuple[str, int]]:
+        return [(k.decode(), int(v)) for k, v in self.redis.hgetall(self.outputs_key).items()]
+
+    def set_output(self, path: str, committed: int) -> None:
+        self.redis.hset(self.outputs_key, path, committed)
+
+    def forget_output(self, path: str) -> None:
+        self.redis.hdel(self.outputs_key, path)
+
+    def listing(self, url: str) -> CachedListing | None:
+        raw = self.redis.hget(self._key("listings"), url)
+        if not raw:
+            return None
+        head, _, body = raw.partition(b"\n")
+        meta = json.loads(head)
+        return CachedListing(url, meta["etag"], meta["last_modified"], meta["content_type"], zlib.decompress(body))
+
+    def save_listing(self, listing: CachedListing) -> None:
+        head = json.dumps({"etag": listing.etag, "last_modified": listing.last_modified,
+                           "content_type": listing.content_type}).encode()
+        self.redis.hset(self._key("listings"), listing.url, head + b"\n" + zlib.compress(listing.body, 6))
+
+    def counts(self) -> dict[str, int]:
+        return {"articles": self.redis.hlen(self._key("articles")), "urls": self.redis.scard(self._key("urls")),
+                "bands": self.redis.hlen(self._key("bands")), "listings": self.redis.hlen(self._key("listings"))}
+
+    def reset(self) -> int:
+        keys = list(self.redis.scan_iter(match=f"{self.prefix}:*", count=1000))
+        return self.redis.delete(*keys) if keys else 0
+
+    def close(self) -> None:
+        self.redis.close()
+
+
+class RedisAddon:
+    """With REDIS_URL set: scrapy-redis scheduler and dupefilter, and the idle-close extension."""
+
+    def update_settings(self, settings) -> None:
+        if not settings.get("REDIS_URL"):
+            return
+        # "spider" priority: above settings.py (project), below -s on the command line.
+        settings.set("SCHEDULER", "scrapy_redis.scheduler.Scheduler", priority="spider")
+        settings.set("DUPEFILTER_CLASS", "scrapy_redis.dupefilter.RFPDupeFilter", priority="spider")
+        # Keys of the shared queue and dupefilter, cleared by the last crawler to close.
+        prefix = settings.get("NEWSCRAWL_REDIS_PREFIX") or DEFAULT_PREFIX
+        settings.set("SCHEDULER_QUEUE_KEY", f"{prefix}:%(spider)s:requests", priority="spider")
+        settings.set("SCHEDULER_DUPEFILTER_KEY", f"{prefix}:%(spider)s:dupefilter", priority="spider")
+        # the last crawler to close clears them (RedisIdleCloseExtension), not the first
+        settings.set("SCHEDULER_PERSIST", True, priority="spider")
+
+
+class RedisIdleCloseExtension:
+    """Keep a crawler open while the shared queue has requests or another crawler is busy.
+
+    Every second a crawler that is not idle refreshes its busy flag (a hash
+    field with its timestamp). On ``spider_idle`` it stays open unless the queue
+    is empty, no other crawler's flag is fresh, and that has lasted
+    ``NEWSCRAWL_REDIS_IDLE_SECONDS``. The last crawler to close clears the
+    shared queue and dupefilter, so the next run fetches feeds and start pages
+    again.
+    """
+
+    def __init__(self, crawler, client, prefix: str, idle_seconds: float):
+        self.crawler = crawler
+        self.redis = client
+        self.busy_key = f"{prefix}:busy"
+        self.me = uuid.uuid4().hex
+        self.idle_seconds = idle_seconds
+        self.idle_since: float | None = None
+        self.heartbeat: task.LoopingCall | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        settings = crawler.settings
+        if not settings.get("REDIS_URL"):
+            raise NotConfigured
+        client = _redis_from_url(settings.get("REDIS_URL"))
+        prefix = settings.get("NEWSCRAWL_REDIS_PREFIX") or DEFAULT_PREFIX
+        ext = cls(crawler, client, prefix, settings.getfloat("NEWSCRAWL_REDIS_IDLE_SECONDS", 30.0))
+        crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(ext.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
+        return ext
+
+    def spider_opened(self) -> None:
+        self._mark_busy()
+        self.heartbeat = task.LoopingCall(self.beat)
+        self.heartbeat.start(1.0, now=False)
+
+    def _mark_busy(self) -> None:
+        self.redis.hset(self.busy_key, self.me, time.time())
+
+    def beat(self) -> None:
+        if not self.crawler.engine.spider_is_idle():
+            self._mark_busy()
+
+    def _others_busy(self) -> bool:
+        fresh_after = time.time() - BUSY_TTL_SECONDS
+        flags = self.redis.hgetall(self.busy_key)
+        return any(who.decode() != self.me and float(when) > fresh_after for who, when in flags.items())
+
+    def spider_idle(self) -> None:
+        scheduler = self.crawler.engine.scheduler
+        if (scheduler is not None and scheduler.has_pending_requests()) or self._others_busy():
+            self.idle_since = None
+            raise DontCloseSpider
+        now = time.monotonic()
+        if self.idle_since is None:
+            self.idle_since = now
+        if now - self.idle_since < self.idle_seconds:
+            raise DontCloseSpider
+        logger.info("Shared queue empty and no crawler busy for %.0f s: closing", now - self.idle_since)
+
+    def spider_closed(self) -> None:
+        if self.heartbeat is not None and self.heartbeat.running:
+            self.heartbeat.stop()
+        self.redis.hdel(self.busy_key, self.me)
+        if not self._others_busy():
+            scheduler = self.crawler.engine.scheduler
+            if scheduler is not None and hasattr(scheduler, "flush"):
+                scheduler.flush()

@@ -1,0 +1,221 @@
+"""Incremental crawl state in SQLite: emitted articles, their fingerprints, cached listings, open outputs.
+
+One file (``STATE_PATH``, default ``.newscrawl/state.sqlite``) remembers across
+runs:
+
+- ``articles``: every emitted article by canonical URL, with first-seen time,
+  site, MinHash signature and the canonical URL of the first copy when it was
+  a near-duplicate;
+- ``urls``: 64-bit keys of the canonical and fetched URLs of those articles
+  (what a run must not download again);
+- ``bands``: LSH band keys of the signatures (near-duplicate candidates);
+- ``listings``: validators (ETag, Last-Modified) and the last body of feeds,
+  sitemaps and start pages, for conditional requests;
+- ``outputs``: JSONL files being written and the byte offset up to which their
+  lines are recorded here (lines after it are recovered at the next start).
+
+Nothing of it is held in memory: lookups go to the file (SQLite's page cache
+is bounded). The Redis backend (``redis_support.RedisState``) has the same
+methods.
+"""
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import struct
+import zlib
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Iterable
+
+from .fingerprint import Fingerprint
+
+DEFAULT_STATE_PATH = ".newscrawl/state.sqlite"
+SCHEMA_VERSION = "1"
+_KEY = struct.Struct(">q")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS articles (
+    id INTEGER PRIMARY KEY,
+    canonical_url TEXT NOT NULL UNIQUE,
+    url TEXT NOT NULL,
+    site TEXT,
+    first_seen TEXT NOT NULL,
+    signature BLOB,
+    duplicate_of TEXT
+);
+CREATE INDEX IF NOT EXISTS articles_first_seen ON articles (first_seen);
+CREATE TABLE IF NOT EXISTS urls (key INTEGER PRIMARY KEY, article_id INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS urls_article ON urls (article_id);
+CREATE TABLE IF NOT EXISTS bands (key INTEGER NOT NULL, article_id INTEGER NOT NULL,
+                                  PRIMARY KEY (key, article_id)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS bands_article ON bands (article_id);
+CREATE TABLE IF NOT EXISTS listings (url TEXT PRIMARY KEY, etag TEXT, last_modified TEXT,
+                                     content_type TEXT, body BLOB NOT NULL, stored_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS outputs (path TEXT PRIMARY KEY, committed INTEGER NOT NULL);
+"""
+
+
+def url_key(url: str) -> int:
+    """A signed 64-bit key of a (canonical) URL; collisions are negligible below billions of URLs."""
+    return _KEY.unpack(hashlib.blake2b(url.encode("utf-8"), digest_size=8).digest())[0]
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+@dataclass(frozen=True)
+class ArticleRecord:
+    """What the state keeps of one emitted article."""
+
+    canonical_url: str
+    url: str
+    site: str | None
+    first_seen: str  # ISO 8601 UTC
+    fingerprint: Fingerprint | None
+    duplicate_of: str | None = None
+
+    def keys(self) -> set[int]:
+        return {url_key(self.canonical_url), url_key(self.url)}
+
+
+@dataclass(frozen=True)
+class CachedListing:
+    """The last 200 response of a feed, sitemap or start page, with its validators."""
+
+    url: str
+    etag: str | None
+    last_modified: str | None
+    content_type: str | None
+    body: bytes
+
+
+class SqliteState:
+    """The state in one SQLite file (WAL journal: readers never block the writer)."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode: a commit survives a process crash; on power loss the last commits may
+        # roll back, which only makes the next run recover (or refetch) those articles again.
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA busy_timeout=10000")
+        self.db.executescript(_SCHEMA)
+        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+
+    def describe(self) -> str:
+        return str(self.path)
+
+    # --- articles ---------------------------------------------------------------------------------
+
+    def is_known(self, url: str) -> bool:
+        return self.db.execute("SELECT 1 FROM urls WHERE key = ?", (url_key(url),)).fetchone() is not None
+
+    def claim(self, record: ArticleRecord) -> bool:
+        """Whether this process may emit the article (always, here: one process per SQLite state)."""
+        return True
+
+    def near_duplicate_of(self, fingerprint: Fingerprint, threshold: float) -> str | None:
+        """The canonical URL of the earliest stored article similar to ``fingerprint``, if any."""
+        marks = ",".join("?" * len(fingerprint.bands))
+        rows = self.db.execute(
+            f"SELECT a.canonical_url, a.duplicate_of, a.signature FROM articles a WHERE a.id IN "
+            f"(SELECT article_id FROM bands WHERE key IN ({marks})) ORDER BY a.id", fingerprint.bands)
+        for canonical, first, signature in rows:
+            if signature and fingerprint.similarity(signature) >= threshold:
+                return first or canonical
+        return None
+
+    def add_articles(self, records: Iterable[ArticleRecord], output: str | None = None,
+                     committed: int | None = None) -> None:
+        """Record emitted articles, and how far ``output`` is recorded, in one transaction."""
+        with self._transaction():
+            for record in records:
+                self._insert(record)
+            if output is not None and committed is not None:
+                self.db.execute("INSERT OR REPLACE INTO outputs VALUES (?, ?)", (output, committed))
+
+    def _insert(self, record: ArticleRecord) -> None:
+        signature = record.fingerprint.signature if record.fingerprint else None
+        cursor = self.db.execute(
+            "INSERT OR IGNORE INTO articles (canonical_url, url, site, first_seen, signature, duplicate_of) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (record.canonical_url, record.url, record.site, record.first_seen, signature, record.duplicate_of))
+        if not cursor.rowcount:
+            return
+        article_id = cursor.lastrowid
+        self.db.executemany("INSERT OR IGNORE INTO urls VALUES (?, ?)", [(k, article_id) for k in record.keys()])
+        if record.fingerprint:
+            self.db.executemany("INSERT OR IGNORE INTO bands VALUES (?, ?)",
+                                [(band, article_id) for band in record.fingerprint.bands])
+
+    # --- outputs ----------------------------------------------------------------------------------
+
+    def open_outputs(self) -> list[tuple[str, int]]:
+        """Outputs left open by earlier runs: (path, recorded byte offset)."""
+        return list(self.db.execute("SELECT path, committed FROM outputs"))
+
+    def set_output(self, path: str, committed: int) -> None:
+        self.db.execute("INSERT OR REPLACE INTO outputs VALUES (?, ?)", (path, committed))
+
+    def forget_output(self, path: str) -> None:
+        self.db.execute("DELETE FROM outputs WHERE path = ?", (path,))
+
+    # --- listings ---------------------------------------------------------------------------------
+
+    def listing(self, url: str) -> CachedListing | None:
+        row = self.db.execute("SELECT etag, last_modified, content_type, body FROM listings WHERE url = ?",
+                              (url,)).fetchone()
+        if row is None:
+            return None
+        return CachedListing(url, row[0], row[1], row[2], zlib.decompress(row[3]))
+
+    def save_listing(self, listing: CachedListing) -> None:
+        self.db.execute("INSERT OR REPLACE INTO listings VALUES (?, ?, ?, ?, ?, ?)",
+                        (listing.url, listing.etag, listing.last_modified, listing.content_type,
+                         zlib.compress(listing.body, 6), utc_now()))
+
+    # --- upkeep -----------------------------------------------------------------------------------
+
+    def counts(self) -> dict[str, int]:
+        tables = ("articles", "urls", "bands", "listings", "outputs")
+        counts = {t: self.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
+        counts["near_duplicates"] = self.db.execute(
+            "SELECT count(*) FROM articles WHERE duplicate_of IS NOT NULL").fetchone()[0]
+        return counts
+
+    def prune(self, older_than_days: float) -> int:
+        """Forget articles first seen more than ``older_than_days`` ago; they may be emitted again."""
+        cutoff = (datetime.now(timezone.utc) - timedelta(days=older_than_days)).replace(microsecond=0).isoformat()
+        with self._transaction():
+            old = "SELECT id FROM articles WHERE first_seen < ?"
+            self.db.execute(f"DELETE FROM urls WHERE article_id IN ({old})", (cutoff,))
+            self.db.execute(f"DELETE FROM bands WHERE article_id IN ({old})", (cutoff,))
+            removed = self.db.execute("DELETE FROM articles WHERE first_seen < ?", (cutoff,)).rowcount
+        self.db.execute("VACUUM")
+        return removed
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _transaction(self):
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT (or ROLLBACK on error) on an autocommit connection."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+
+    def __enter__(self):
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, kind, value, traceback) -> None:
+        self.db.execute("ROLLBACK" if kind else "COMMIT")
