@@ -5,12 +5,12 @@ from datetime import datetime
 
 from .authors import find_authors
 from .confidence import declares_article, score_article
-from .content import choose_content
 from .dates import find_published
 from .density import DensityTable
 from .dom import clean_tree, decode_html, looks_binary, parse_html
 from .language import guess_language
 from .metadata import PageMeta, read_page_meta
+from .methods import check_algorithm, select_content
 from .options import ExtractOptions, make_options
 from .output import render_html, render_text
 from .result import ExtractResult
@@ -37,12 +37,16 @@ def _decode(html: str | bytes, encoding: str | None) -> str | None:
 
 
 def extract(html: str | bytes, url: str | None = None, *, encoding: str | None = None,
-            fetched_at: datetime | None = None, **options) -> ExtractResult:
+            fetched_at: datetime | None = None, algorithm: str = "density", template=None,
+            **options) -> ExtractResult:
     """Extract the article of one page (str, or bytes decoded like a browser does).
 
     Never raises for a page that is not an article: the result's ``reason`` says why.
-    Unknown option names raise ``TypeError``.
+    Unknown option names raise ``TypeError``, an unknown ``algorithm`` ``ValueError``.
+    ``algorithm``: "density" (default) or "lineblock"; ``template``: a
+    :class:`~newscrawl.extract.template.SiteTemplate` of the page's site.
     """
+    check_algorithm(algorithm)
     opts: ExtractOptions = make_options(**options)
     if html is None or len(html) == 0:
         return _no_article(url, "empty_input")
@@ -64,23 +68,23 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
     table = DensityTable(root)
     if len(table.elements) > opts.max_elements:
         return _no_article(url, "too_large", title, published, page.lang, page, authors)
-    choice = choose_content(table, opts)
-    if choice is None:
+    selection = select_content(algorithm, template, text_html, table, opts)
+    if not selection.nodes:
         return _no_article(url, "no_body", title, published, page.lang, page, authors)
 
-    text = render_text(choice.nodes)
+    text = render_text(selection.nodes)
     lang = page.lang or guess_language(text)
     schema_types = tuple(page.jsonld_types())
     # A page judged not to be an article keeps what was found (a news brief, a list's
     # teasers): the reason tells the caller, who decides.
-    reason, link_density = judge_article(text, choice.nodes, schema_types, opts)
+    reason, link_density = judge_article(text, selection.nodes, schema_types, opts)
     og_type = page.first("og:type")
     score = 0.0 if reason else score_article(text, link_density, published is not None,
                                              declares_article(og_type, schema_types), opts)
     return ExtractResult(
         url=url, title=title, published=published, text=text,
-        html=render_html(choice.nodes, url),
+        html=render_html(selection.nodes, url),
         lang=lang, score=score, reason=reason, authors=tuple(authors),
         canonical_url=page.canonical, og_type=og_type, schema_types=schema_types,
-        link_density=round(link_density, 4),
+        link_density=round(link_density, 4), method=selection.method,
     )

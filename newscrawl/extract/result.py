@@ -28,6 +28,7 @@ class ExtractResult:
     og_type: str | None = None
     schema_types: tuple[str, ...] = ()
     link_density: float = 0.0
+    method: str = "density"    # what found the text: density, lineblock, template... (methods.py)
 
     @property
     def is_article(self) -> bool:

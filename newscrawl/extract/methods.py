@@ -1,0 +1,116 @@
+"""Which method finds the content: density (default), line blocks, or a site template.
+
+The result's ``method`` names what produced the text:
+
+- ``density``: the text + symbol density core (content.py);
+- ``lineblock``: line-block distribution, asked for with ``algorithm="lineblock"``;
+- ``lineblock-fallback``: line blocks because the density result was too thin
+  (``lineblock_fallback``) and theirs was longer;
+- ``template-cut``: the density output cut to the site template's region;
+- ``template``: the density core run inside the template region only, because
+  the density output lay mostly outside it (they disagreed badly);
+- ``template-miss``: a template was given but its markers are not on the page;
+  the density output is used.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .confidence import weighted_length
+from .content import choose_content
+from .density import DensityTable
+from .dom import clean_tree, parse_html
+from .lineblock import lineblock_nodes
+from .options import ExtractOptions
+from .output import render_text
+from .patterns import BLOCK_LEVEL_TAGS
+from .template import SiteTemplate, template_region
+from .verdict import prose_length
+
+ALGORITHMS = ("density", "lineblock")
+
+
+def check_algorithm(algorithm: str) -> None:
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown extraction algorithm {algorithm!r}: expected one of {', '.join(ALGORITHMS)}")
+
+
+@dataclass
+class Selection:
+    nodes: list     # content elements to render, in order (empty: nothing found)
+    method: str     # see the module docstring
+
+
+def select_content(algorithm: str, template: SiteTemplate | None, source: str, table: DensityTable,
+                   options: ExtractOptions) -> Selection:
+    if algorithm == "lineblock":
+        return Selection(lineblock_nodes(source, options), "lineblock")
+    choice = choose_content(table, options)
+    selection = Selection(choice.nodes if choice else [], "density")
+    if options.lineblock_fallback and _too_thin(selection.nodes, options):
+        fallback = lineblock_nodes(source, options)
+        if fallback and _prose(fallback, options) > _prose(selection.nodes, options):
+            selection = Selection(fallback, "lineblock-fallback")
+    if template is not None:
+        return apply_template(template, source, selection.nodes, options)
+    return selection
+
+
+def _prose(nodes: list, options: ExtractOptions) -> int:
+    return prose_length(render_text(nodes), options) if nodes else 0
+
+
+def _too_thin(nodes: list, options: ExtractOptions) -> bool:
+    return _prose(nodes, options) < options.min_article_chars
+
+
+# --- site templates -----------------------------------------------------------
+
+def _compact(text: str) -> str:
+    return "".join(text.split())
+
+
+def _leaf_blocks(nodes: list) -> list:
+    """Block-level elements of the content with no block-level descendant (its paragraphs)."""
+    blocks, holders = [], set()
+    for node in nodes:
+        for element in node.iter():
+            if isinstance(element.tag, str) and element.tag in BLOCK_LEVEL_TAGS:
+                blocks.append(element)
+                if element is not node:
+                    for ancestor in element.iterancestors():
+                        if ancestor in holders:
+                            break
+                        holders.add(ancestor)
+                        if ancestor is node:
+                            break
+    return [element for element in blocks if element not in holders]
+
+
+def _outside(leaves: list, region_text: str) -> list:
+    return [leaf for leaf in leaves if (text := _compact(leaf.text_content())) and text not in region_text]
+
+
+def apply_template(template: SiteTemplate, source: str, nodes: list, options: ExtractOptions) -> Selection:
+    """Cut the density output to the template region, or replace it when they disagree badly."""
+    fragment = template_region(source, template, options)
+    if fragment is None:
+        return Selection(nodes, "template-miss")
+    region = parse_html(f"<html><body>{fragment}</body></html>")
+    if region is None:
+        return Selection(nodes, "template-miss")
+    clean_tree(region, options)
+    region_text = _compact(region.text_content())
+    leaves = _leaf_blocks(nodes)
+    outside = _outside(leaves, region_text)
+    total = sum(weighted_length(_compact(leaf.text_content()), options) for leaf in leaves)
+    dropped = sum(weighted_length(_compact(leaf.text_content()), options) for leaf in outside)
+    if total and total - dropped >= options.template_agree_share * total:
+        for leaf in outside:
+            if leaf.getparent() is not None:
+                leaf.drop_tree()
+        return Selection([node for node in nodes if node not in outside], "template-cut")
+    choice = choose_content(DensityTable(region), options)
+    if choice is None or _too_thin(choice.nodes, options):
+        return Selection(nodes, "template-miss")   # markers found, but no article between them
+    return Selection(choice.nodes, "template")
