@@ -36,5 +36,5 @@ class ArticleItem:
     discovered_via: str = "link"
     fetched_at: str = ""
     score: float = 0.0
-    duplicate_of: str | None = None  # canonical_url of the first copy of a near-duplicate (newscrawl.incremental)
     rendered: bool = False  # fetched through the browser (render: always, or auto on a script-built page)
+    duplicate_of: str | None = None  # canonical_url of the first copy of a near-duplicate (newscrawl.incremental)
