@@ -5,6 +5,7 @@ from datetime import datetime
 
 from .authors import find_authors
 from .confidence import declares_article, score_article
+from .contentblocks import remove_noise_blocks
 from .dates import find_published
 from .density import DensityTable
 from .dom import clean_tree, decode_html, looks_binary, parse_html
@@ -64,6 +65,8 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
     published = find_published(root, page, url, fetched_at)
     authors = find_authors(root, page)
 
+    if opts.content_blocks:
+        remove_noise_blocks(root, opts)
     clean_tree(root, opts)
     table = DensityTable(root)
     if len(table.elements) > opts.max_elements:

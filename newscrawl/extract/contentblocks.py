@@ -1,0 +1,119 @@
+"""Content blocks (VIPS-like): remove navigation and form blocks before scoring.
+
+The page is split into content blocks bottom-up: text and inline elements merge
+into the block-level element that holds them, and a block-level parent absorbs
+its children while they are of the same kind (a <ul> of navigation <li>s is one
+navigation block; a <div> of paragraphs one text block). Each block is
+classified by the anchor rules of blocks.py (link navigation) or as a form
+block (it holds a text field or a text area and little prose). The largest
+navigation and form blocks are removed, then the density core scores what is
+left. Run before ``clean_tree``, which strips the form fields this needs.
+Option ``content_blocks`` (off by default: see options.py).
+"""
+from __future__ import annotations
+
+import lxml.etree
+
+from .blocks import has_prose, is_link_navigation
+from .density import NodeStats, count_punctuation
+from .options import ExtractOptions
+from .patterns import BLOCK_LEVEL_TAGS
+
+NAVIGATION, FORM, TEXT = "navigation", "form", "text"
+# Tags whose text is code, not page text.
+_CODE_TAGS = frozenset({"script", "style", "noscript", "template"})
+# Elements never removed as a block: they hold the page or the article.
+_KEPT_TAGS = frozenset({"html", "body", "article", "main", "head"})
+_TEXT_INPUT_TYPES = frozenset({"", "text", "search", "email", "password", "tel", "url"})
+
+
+def _is_text_field(element) -> bool:
+    if element.tag == "textarea":
+        return True
+    return element.tag == "input" and (element.get("type") or "").lower() in _TEXT_INPUT_TYPES
+
+
+class _Counts:
+    """Per-element counts of the anchor rules, in one reverse document-order pass."""
+
+    def __init__(self, root):
+        self.elements = [e for e in root.iter(lxml.etree.Element)]
+        index = {id(e): i for i, e in enumerate(self.elements)}
+        size = len(self.elements)
+        self.text, self.link_text, self.tags, self.links = [0] * size, [0] * size, [0] * size, [0] * size
+        self.punct, self.longest, self.fields = [0] * size, [0] * size, [0] * size
+        self.has_h1 = [False] * size
+        for i in range(size - 1, -1, -1):
+            element = self.elements[i]
+            tag = element.tag
+            if tag not in _CODE_TAGS:
+                self._add_text(i, element.text)
+            if tag == "a":
+                self.link_text[i], self.punct[i], self.longest[i] = self.text[i], 0, 0
+            self.fields[i] += _is_text_field(element)
+            self.has_h1[i] = self.has_h1[i] or tag == "h1"
+            parent = element.getparent()
+            if parent is None or element is root:
+                continue
+            p = index[id(parent)]
+            self._merge(p, i, tag == "a")
+            self._add_text(p, element.tail)
+
+    def _add_text(self, i: int, text: str | None) -> None:
+        if text and (text := text.strip()):
+            self.text[i] += len(text)
+            self.punct[i] += count_punctuation(text)
+            self.longest[i] = max(self.longest[i], len(text))
+
+    def _merge(self, p: int, i: int, is_link: bool) -> None:
+        self.text[p] += self.text[i]
+        self.link_text[p] += self.link_text[i]
+        self.tags[p] += self.tags[i] + 1
+        self.links[p] += self.links[i] + is_link
+        self.punct[p] += self.punct[i]
+        self.longest[p] = max(self.longest[p], self.longest[i])
+        self.fields[p] += self.fields[i]
+        self.has_h1[p] = self.has_h1[p] or self.has_h1[i]
+
+    def stats(self, i: int) -> NodeStats:
+        return NodeStats(self.text[i], self.link_text[i], self.tags[i], self.links[i], self.punct[i], 0,
+                         self.longest[i])
+
+
+def classify_block(stats: NodeStats, text_fields: int, options: ExtractOptions) -> str:
+    """navigation, form or text, by the anchor/form rules (DEVELOPERS.md)."""
+    if text_fields and not has_prose(stats, options):
+        return FORM
+    if is_link_navigation(stats, options):
+        return NAVIGATION
+    return TEXT
+
+
+def find_noise_blocks(root, options: ExtractOptions) -> list:
+    """The largest navigation and form blocks: of that kind, inside no block of the same kind.
+
+    Document order visits a parent before its children, so the kind of block each
+    element sits in is known when it is reached.
+    """
+    counts = _Counts(root)
+    inside: dict[int, str] = {}
+    noise = []
+    for i, element in enumerate(counts.elements):
+        parent = element.getparent()
+        around = inside.get(id(parent), TEXT) if parent is not None else TEXT
+        kind = TEXT
+        if element.tag in BLOCK_LEVEL_TAGS and element.tag not in _KEPT_TAGS and not counts.has_h1[i]:
+            kind = classify_block(counts.stats(i), counts.fields[i], options)
+        if kind != TEXT and kind != around:
+            noise.append(element)
+        inside[id(element)] = kind if kind != TEXT else around
+    return noise
+
+
+def remove_noise_blocks(root, options: ExtractOptions) -> int:
+    """Remove navigation and form blocks in place; the number removed."""
+    doomed = find_noise_blocks(root, options)
+    for element in doomed:
+        if element.getparent() is not None:
+            element.drop_tree()
+    return len(doomed)
