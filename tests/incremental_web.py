@@ -12,7 +12,11 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -192,3 +196,34 @@ def loopback_port_free(host: str = "127.0.0.1") -> int:
     with socket.socket() as sock:
         sock.bind((host, 0))
         return sock.getsockname()[1]
+
+
+def crawl_command(sites, output, settings: dict | None = None) -> list[str]:
+    """The ``python -m scrapy crawl news`` command line the demo runner uses, for Popen."""
+    from newscrawl.demo.run import LOOPBACK_SETTINGS
+
+    command = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"sites={sites}", "-o", str(output)]
+    for name, value in {**LOOPBACK_SETTINGS, "NEWSCRAWL_EXTRACT_WORKERS": "0", **(settings or {})}.items():
+        command += ["-s", f"{name}={value}"]
+    return command
+
+
+def crawl_env() -> dict:
+    from newscrawl.demo.run import PROJECT_ROOT
+
+    return dict(os.environ, SCRAPY_SETTINGS_MODULE="newscrawl.settings",
+                PYTHONPATH=os.pathsep.join(filter(None, [str(PROJECT_ROOT), os.environ.get("PYTHONPATH")])))
+
+
+def start_crawl(sites, output, cwd, settings: dict | None = None) -> subprocess.Popen:
+    """A crawl in its own process group (so a test can SIGKILL it with its children)."""
+    return subprocess.Popen(crawl_command(sites, output, settings), cwd=cwd, env=crawl_env(), text=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+
+
+def kill_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.communicate(timeout=30)
