@@ -80,17 +80,17 @@ DATE_CLASS_XPATH = (
     "|descendant::*/@id[contains(.,'date') or contains(.,'Date') or contains(.,'time')"
     " or contains(.,'Time') or contains(.,'pub') or contains(.,'info')]"
 )
-# The class/id tokens of those elements that really name a date or byline box.
+# The class/id tokens of those elements that really name a date or byline box. Searched in
+# the lowercased value: a case-insensitive pattern is ~3x slower on every class name.
 DATE_CLASS_RE = re.compile(
     r"date|time(?!line)|pub|byline|dateline|(?:art|article|post|news|entry|info|detail)[-_]?(?:info|meta|source|attr)"
-    r"|^info$|^meta$|^source$",
-    re.I,
+    r"|^info$|^meta$|^source$"
 )
-# Class/id tokens of blocks whose dates are not the page's (comments, related lists).
+# Class/id tokens of blocks whose dates are not the page's (comments, related lists),
+# searched in the lowercased "class id" of an element.
 NOT_ARTICLE_CLASS_RE = re.compile(
     r"comment|reply|related|recommend|(?:news|article|post|item|link)[-_]?list|(?:^|[\s_-])(?:hot|rank|list)(?:$|[\s_-])"
-    r"|footer|sidebar|tie-|cmt",
-    re.I,
+    r"|footer|sidebar|tie-|cmt"
 )
 # "datePublished" written in a JSON-LD block that is not valid JSON (trailing commas, raw newlines).
 RAW_JSONLD_PUBLISHED_RE = re.compile(r'"(?:datePublished|dateCreated)"\s*:\s*"(?P<value>[^"]{6,40})"')
@@ -105,12 +105,14 @@ NOT_PUBLISH_CONTEXT_RE = re.compile(
 # Every date pattern holds a year like this: texts without one are not searched.
 HAS_YEAR_RE = re.compile(r"(?:19|20)\d{2}|\d{2}\s*年")
 # Labels just before a date that name it the publish date.
-PUBLISH_LABEL_RE = re.compile(
-    r"(?:发布|發布|发表|發表|发稿|出版|刊发|刊登|上传|录入|添加|更新于|时间|時間|日期|"
-    r"published|posted|publicado|publicada|publié|publiée|опубликовано|дата|公開|掲載|配信|نشر)"
-    r"[^\n\d]{0,8}\Z",
-    re.I,
+_PUBLISH_LABEL_WORDS = (
+    r"发布|發布|发表|發表|发稿|出版|刊发|刊登|上传|录入|添加|更新于|时间|時間|日期|"
+    r"published|posted|publicado|publicada|publié|publiée|опубликовано|дата|公開|掲載|配信|نشر"
 )
+PUBLISH_LABEL_RE = re.compile(r"(?:" + _PUBLISH_LABEL_WORDS + r")[^\n\d]{0,8}\Z", re.I)
+# The label words alone, in lowercased text: a window of page text without one holds no
+# labelled date.
+PUBLISH_LABEL_WORD_LOWER_RE = re.compile(_PUBLISH_LABEL_WORDS)
 
 # Month names of many languages -> month number (lowercase, accents kept).
 MONTH_NAMES: dict[str, int] = {}
@@ -268,3 +270,6 @@ SCRIPT_KEY_BEFORE_RE = re.compile(
 )
 # Markers of the page footer / copyright zone: dates after them are ignored.
 FOOTER_TEXT_RE = re.compile(r"©|copyright|版权所有|版權所有|all rights reserved|ICP备|ICP證|ICP证", re.I)
+# The same markers in lowercased text: long texts are searched this way (a case-insensitive
+# alternation is ~10x slower per character).
+FOOTER_LOWER_RE = re.compile(r"©|copyright|版权所有|版權所有|all rights reserved|icp备|icp證|icp证")

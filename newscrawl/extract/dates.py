@@ -12,6 +12,7 @@ scan of at most ``date_text_scan_chars`` of page text.
 """
 from __future__ import annotations
 
+import bisect
 import email.utils
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -32,6 +33,14 @@ _JSONLD_TEXT = lxml.etree.XPath("//script[@type='application/ld+json']/text()", 
 _SCRIPT_TEXT = lxml.etree.XPath("//script[not(@src)]/text()", smart_strings=False)
 # Characters around a year searched for its date and the publish label before it.
 _LABEL_REACH_CHARS = 48
+# Texts longer than this are searched for dates only around their years (chars): below it
+# one pass of each pattern is cheaper than finding the years first.
+_WINDOWED_TEXT_CHARS = 1000
+# Widest reach of a written date before and after its year: day, a month name (up to 12
+# letters, twice in "2 Sep / Sept"), labels like "de"/"del" and a clock time with
+# seconds, AM/PM and zone, with single spaces, plus margin (chars).
+_DATE_REACH_BEFORE = 120
+_DATE_REACH_AFTER = 160
 _MARKED = lxml.etree.XPath(dp.MARKED_DATE_XPATH)
 _DATE_CLASSES = lxml.etree.XPath(dp.DATE_CLASS_XPATH)
 
@@ -101,10 +110,15 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
         late.append(lambda: _from_first_text_date(root, lang, bounds, options))
     late.append(lambda: _from_url(page.first("og:image", "twitter:image")))
 
-    found = _first_accepted(machine, bounds)
+    machine_dates = _accepted(machine, bounds)
+    found = next(machine_dates, None)
     if found is not None:
+        day = (found.year, found.month, found.day)
+        others = [d for d in machine_dates if (d.year, d.month, d.day) != day]
+        if not others and found.zone != "+00:00":
+            return found.iso()  # the shown date could not change the choice: not searched
         local = _first_accepted(shown, bounds)
-        found = _shown_machine_date(machine, local, bounds) or found
+        found = _shown_machine_date([found] + others, local) or found
         if found.zone == "+00:00":
             if local is None and root is not None:
                 local = _first_accepted([lambda: _from_scripts(root)], bounds)
@@ -114,25 +128,28 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
     return found.iso() if found is not None else None
 
 
-def _first_accepted(sources: list[Callable[[], Iterator[FoundDate | None]]],
-                    bounds: _Bounds) -> FoundDate | None:
+def _accepted(sources: list[Callable[[], Iterator[FoundDate | None]]],
+              bounds: _Bounds) -> Iterator[FoundDate]:
+    """The plausible dates of the sources, in order, each source run only when reached."""
     for source in sources:
         for found in source():
             if bounds.accept(found):
-                return found
-    return None
+                yield found
 
 
-def _shown_machine_date(sources: list[Callable[[], Iterator[FoundDate | None]]],
-                        shown: FoundDate | None, bounds: _Bounds) -> FoundDate | None:
+def _first_accepted(sources: list[Callable[[], Iterator[FoundDate | None]]],
+                    bounds: _Bounds) -> FoundDate | None:
+    return next(_accepted(sources, bounds), None)
+
+
+def _shown_machine_date(machine_dates: list[FoundDate], shown: FoundDate | None) -> FoundDate | None:
     """When machine sources disagree, the first one whose day the page also shows."""
     if shown is None:
         return None
     day = (shown.year, shown.month, shown.day)
-    for source in sources:
-        for found in source():
-            if bounds.accept(found) and (found.year, found.month, found.day) == day:
-                return found
+    for found in machine_dates:
+        if (found.year, found.month, found.day) == day:
+            return found
     return None
 
 
@@ -183,23 +200,55 @@ def parse_date(value: str | None, lang: str | None = None) -> FoundDate | None:
 
 
 def iter_text_dates(text: str, lang: str | None = None) -> list[tuple[int, int, FoundDate]]:
-    """Every date written in ``text`` as (start, end, date), in text order, no overlaps."""
+    """Every date written in ``text`` as (start, end, date), in text order, no overlaps.
+
+    Every date holds a year, so a long text is searched only around its years
+    (spans of ``_DATE_REACH_*`` chars; exact while whitespace runs are short, as
+    in collapsed page text).
+    """
     found: list[tuple[int, int, FoundDate]] = []
-    if not dp.HAS_YEAR_RE.search(text):
+    spans = _year_spans(text)
+    if not spans:
         return found
     taken: list[tuple[int, int]] = []
     for pattern in dp.TEXT_DATE_PATTERNS:
-        for match in pattern.finditer(text):
-            start, end = match.span()
-            if any(start < e and s < end for s, e in taken):
-                continue
-            date = _build(match.groupdict(), lang)
-            if date is None:
-                continue
-            taken.append((start, end))
-            found.append((start, end, date))
+        for span_start, span_end in spans:
+            for match in pattern.finditer(text, span_start, span_end):
+                start, end = match.span()
+                if any(start < e and s < end for s, e in taken):
+                    continue
+                date = _build(match.groupdict(), lang)
+                if date is None:
+                    continue
+                taken.append((start, end))
+                found.append((start, end, date))
     found.sort(key=lambda item: item[0])
     return found
+
+
+def _year_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) spans of ``text`` that can hold a date: all of a short text, else around years."""
+    if len(text) <= _WINDOWED_TEXT_CHARS:
+        return [(0, len(text))] if dp.HAS_YEAR_RE.search(text) else []
+    spans: list[tuple[int, int]] = []
+    for year in dp.HAS_YEAR_RE.finditer(text):
+        start = max(0, year.start() - _DATE_REACH_BEFORE)
+        end = year.end() + _DATE_REACH_AFTER
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans
+
+
+def _footer_start(text: str) -> int | None:
+    """Where the copyright/ICP footer of a text starts, or None."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        footer = dp.FOOTER_LOWER_RE.search(lowered)
+    else:  # a character changed length when lowercased: positions differ
+        footer = dp.FOOTER_TEXT_RE.search(text)
+    return footer.start() if footer else None
 
 
 def _build(groups: dict, lang: str | None = None) -> FoundDate | None:
@@ -357,10 +406,18 @@ def _in_foreign_block(element: lxml.html.HtmlElement, depth: int = 8) -> bool:
             return False
         if node.tag in ("footer", "aside", "nav"):
             return True
-        names = f"{node.get('class', '')} {node.get('id', '')}"
-        if names.strip() and dp.NOT_ARTICLE_CLASS_RE.search(names):
+        if _names_foreign(node):
             return True
     return False
+
+
+def _names_foreign(element: lxml.html.HtmlElement) -> bool:
+    """The element's class/id name a comment, related-links or footer block."""
+    names = element.get("class")
+    ident = element.get("id")
+    if ident:
+        names = f"{names or ''} {ident}"
+    return bool(names) and not names.isspace() and bool(dp.NOT_ARTICLE_CLASS_RE.search(names.lower()))
 
 
 def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: _Bounds,
@@ -379,10 +436,7 @@ def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, 
 
 def _is_foreign(element: lxml.html.HtmlElement) -> bool:
     """A block whose dates are not the page's: comments, link lists, page furniture."""
-    if element.tag in ("footer", "aside", "nav"):
-        return True
-    names = f"{element.get('class', '')} {element.get('id', '')}"
-    return bool(names.strip()) and bool(dp.NOT_ARTICLE_CLASS_RE.search(names))
+    return element.tag in ("footer", "aside", "nav") or _names_foreign(element)
 
 
 def _pick_in_runs(runs: list[str], lang: str | None, bounds: _Bounds, options: ExtractOptions,
@@ -409,9 +463,9 @@ def _split_dates(text: str, lang: str | None, bounds: _Bounds,
     Dates right after an "updated"/copyright/joined label are dropped, and so
     is everything after a copyright line.
     """
-    footer = dp.FOOTER_TEXT_RE.search(text)
-    if footer:
-        text = text[:footer.start()]
+    footer = _footer_start(text)
+    if footer is not None:
+        text = text[:footer]
     labelled, plain = [], []
     for start, _end, found in iter_text_dates(text, lang):
         if not bounds.accept(found):
@@ -438,7 +492,8 @@ def _from_date_classes(root: lxml.html.HtmlElement, lang: str | None, bounds: _B
     seen = 0
     for value in _DATE_CLASSES(root):
         element = value.getparent()
-        if not dp.DATE_CLASS_RE.search(value) or dp.NOT_ARTICLE_CLASS_RE.search(value):
+        lowered = value.lower()
+        if not dp.DATE_CLASS_RE.search(lowered) or dp.NOT_ARTICLE_CLASS_RE.search(lowered):
             continue
         seen += 1
         if seen > options.date_max_class_elements:
@@ -461,13 +516,27 @@ def _from_labelled_text(root: lxml.html.HtmlElement, lang: str | None, bounds: _
     Years are found first (one cheap scan) and only the text around each is parsed.
     """
     text = _page_text(_BODY_TEXT(root), options)
-    footer = dp.FOOTER_TEXT_RE.search(text)
-    if footer:
-        text = text[:footer.start()]
+    footer = _footer_start(text)
+    if footer is not None:
+        text = text[:footer]
+    labels = _label_starts(text)
+    if not labels:
+        return
     for year in dp.HAS_YEAR_RE.finditer(text):
         start = max(0, year.start() - _LABEL_REACH_CHARS)
-        yield from _pick_in_text(text[start:year.end() + _LABEL_REACH_CHARS], lang, bounds,
-                                 labelled_only=True)
+        end = year.end() + _LABEL_REACH_CHARS
+        first = bisect.bisect_left(labels, start)
+        if first == len(labels) or labels[first] >= end:
+            continue  # no publish label in this window: it holds no labelled date
+        yield from _pick_in_text(text[start:end], lang, bounds, labelled_only=True)
+
+
+def _label_starts(text: str) -> list[int] | None:
+    """Start offsets of the publish label words in ``text`` (every offset when lowercasing moved them)."""
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        return list(range(len(text)))  # positions differ: every window is searched
+    return [m.start() for m in dp.PUBLISH_LABEL_WORD_LOWER_RE.finditer(lowered)]
 
 
 def _from_first_text_date(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
