@@ -1,4 +1,8 @@
-"""Command line: ``python -m newscrawl.extract FILE|URL [--format json|text|html]``.
+"""Command line: ``python -m newscrawl.extract FILE|URL [--format json|text|html] [--template T.json]``.
+
+``python -m newscrawl.extract --learn-template DIR [-o template.json]`` learns a
+site template from the pages of a folder (printed, or written to -o); exit 1
+when the pages share no markers.
 
 Exit codes: 0 on success (also for a page that is not an article: the JSON says
 why), 2 when the input cannot be read (missing file, bad URL, fetch error).
@@ -14,6 +18,7 @@ from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
 from . import extract
+from .templatefiles import TemplateFileError, learn_from_folder, load_template
 
 USER_AGENT = "newscrawl-extract/0.1 (+https://example.invalid/newscrawl)"
 FETCH_TIMEOUT_SECONDS = 30
@@ -59,24 +64,55 @@ def read_source(source: str) -> tuple[bytes, str | None, str | None]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m newscrawl.extract",
                                      description="Extract the article of a news page.")
-    parser.add_argument("source", help="an HTML file or an http(s) URL")
+    parser.add_argument("source", nargs="?", help="an HTML file or an http(s) URL")
     parser.add_argument("--format", choices=("json", "text", "html"), default="json")
     parser.add_argument("--url", help="the page's URL, to make links absolute (files only)")
     parser.add_argument("--encoding", help="charset of the file, when the page does not declare it")
+    parser.add_argument("--template", help="a site template (JSON) to use on the page")
+    parser.add_argument("--learn-template", metavar="DIR", help="learn a site template from a folder of pages")
+    parser.add_argument("-o", "--output", help="with --learn-template: write the template to this file")
     args = parser.parse_args(argv)
+    if args.learn_template:
+        return learn_command(args.learn_template, args.output)
+    if not args.source:
+        parser.error("a FILE or URL is needed (or --learn-template DIR)")
     try:
         body, charset, url = read_source(args.source)
-    except InputError as error:
+        template = load_template(args.template) if args.template else None
+    except (InputError, TemplateFileError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     result = extract(body, args.url or url, encoding=args.encoding or charset,
-                     fetched_at=datetime.now(timezone.utc))
+                     fetched_at=datetime.now(timezone.utc), template=template)
     if args.format == "text":
         print(result.text)
     elif args.format == "html":
         print(result.html)
     else:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+    return 0
+
+
+def learn_command(folder: str, output: str | None) -> int:
+    """Learn a template from a folder: 0 and the JSON, 1 when none, 2 on unreadable input."""
+    try:
+        template = learn_from_folder(folder)
+    except TemplateFileError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if template is None:
+        print(f"no template: the pages in {folder} share no markers around their text", file=sys.stderr)
+        return 1
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as handle:
+                handle.write(template.to_json() + "\n")
+        except OSError as error:
+            print(f"error: cannot write {output}: {error.strerror or error}", file=sys.stderr)
+            return 2
+        print(f"template learned from {template.pages} pages: {output}", file=sys.stderr)
+    else:
+        print(template.to_json())
     return 0
 
 

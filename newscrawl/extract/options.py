@@ -159,6 +159,9 @@ class ExtractOptions:
     # The article region grows from the longest-text element over page-specific text
     # elements separated by at most this many shared or textless elements (elements).
     template_region_gap: int = 8
+    # ... counting only elements with at least this many chars of text (a headline or a
+    # link list item does not extend the region; chars).
+    template_region_min_chars: int = 40
     # Markers kept on each side (nearest first): a later one stands in when a nearer one is
     # missing or repeated on a page.
     template_max_markers: int = 3

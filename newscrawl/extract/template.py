@@ -138,15 +138,17 @@ def text_region(page: PageElements, shared: set[str]) -> int:
     return best
 
 
-def expand_region(page: PageElements, shared: set[str], center: int, gap: int) -> tuple[int, int]:
-    """First and last element of the article around ``center``: page-specific text
-    elements reached over at most ``gap`` consecutive shared or textless elements
-    (an ad box or a picture inside the article does not end it)."""
+def expand_region(page: PageElements, shared: set[str], center: int, options: ExtractOptions) -> tuple[int, int]:
+    """First and last element of the article around ``center``: page-specific elements
+    with a paragraph's worth of text, reached over at most ``template_region_gap``
+    other elements (an ad box or a picture inside the article does not end it)."""
+    gap, minimum = options.template_region_gap, options.template_region_min_chars
+
     def reach(step: int) -> int:
         edge, i, run = center, center + step, 0
         while 0 <= i < len(page.elements) and run <= gap:
             element = page.elements[i]
-            if element not in shared and element_text(element):
+            if element not in shared and len(element_text(element)) >= minimum:
                 edge, run = i, 0
             else:
                 run += 1
@@ -186,7 +188,7 @@ def learn_from(pages: list[PageElements], options: ExtractOptions) -> tuple[tupl
         region = text_region(page, shared)
         if region < 0:
             return (), ()
-        start, end = expand_region(page, shared, region, options.template_region_gap)
+        start, end = expand_region(page, shared, region, options)
         before.append(page.elements[:start])
         after.append(page.elements[end + 1:])
     limit = options.template_max_markers
