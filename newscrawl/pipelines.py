@@ -22,6 +22,7 @@ from .counters import count
 from .extract import extract
 from .extract.result import ExtractResult
 from .items import ArticleItem, PageItem
+from .templates import SiteTemplates, site_templates_from_settings
 from .urls import canonicalize, is_root
 
 logger = logging.getLogger(__name__)
@@ -83,7 +84,10 @@ class ExtractPipeline:
 
     With ``NEWSCRAWL_EXTRACT_WORKERS`` > 0 the extractor runs in a pool of worker
     processes, so the one core of the Scrapy process keeps crawling meanwhile.
+    With ``NEWSCRAWL_TEMPLATES_ENABLED`` site templates are learned and used (templates.py).
     """
+
+    templates: SiteTemplates | None = None
 
     def __init__(self, stats, classify_options: ClassifyOptions, extract_options: dict, workers: int = 0):
         self.stats = stats
@@ -103,6 +107,7 @@ class ExtractPipeline:
         )
         workers = worker_count(settings.getint("NEWSCRAWL_EXTRACT_WORKERS", -1))
         pipeline = cls(crawler.stats, options, settings.getdict("NEWSCRAWL_EXTRACT_OPTIONS"), workers)
+        pipeline.templates = site_templates_from_settings(settings, crawler.stats)
         crawler.signals.connect(pipeline.item_scraped, signal=signals.item_scraped)
         return pipeline
 
@@ -119,6 +124,8 @@ class ExtractPipeline:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
             self.pool = None
+        if self.templates is not None:
+            self.templates.save()
 
     def item_scraped(self, item, response) -> None:
         """Count articles that passed every pipeline (so later drops are not counted)."""
@@ -132,7 +139,7 @@ class ExtractPipeline:
         if self.pool is not None:
             return self._extract_in_pool(item)
         try:
-            result = run_extract(item.body, item.url, item.encoding, item.fetched_at, self.extract_options)
+            result = run_extract(item.body, item.url, item.encoding, item.fetched_at, self._options_for(item))
         except Exception:
             logger.exception("extractor failed on %s", item.url)
             raise _drop(self.stats, item.site, "extract_error", item.url) from None
@@ -140,7 +147,7 @@ class ExtractPipeline:
 
     async def _extract_in_pool(self, item: PageItem) -> ArticleItem:
         future = self.pool.submit(run_extract, item.body, item.url, item.encoding, item.fetched_at,
-                                  self.extract_options)
+                                  self._options_for(item))
         try:
             result = await asyncio.wrap_future(future)
         except Exception:
@@ -148,7 +155,13 @@ class ExtractPipeline:
             raise _drop(self.stats, item.site, "extract_error", item.url) from None
         return self._judge(item, result)
 
+    def _options_for(self, item: PageItem) -> dict:
+        template = self.templates.template_for(item.site, item.url) if self.templates else None
+        return {**self.extract_options, "template": template} if template else self.extract_options
+
     def _judge(self, item: PageItem, result: ExtractResult) -> ArticleItem:
+        if self.templates is not None and result.is_article:   # list pages teach no article template
+            self.templates.observe(item.site, item.url, item.body, item.encoding, result.method)
         reason = judge_page(result, item.url_kind, self.classify_options)
         if reason:
             raise _drop(self.stats, item.site, reason, item.url)

@@ -170,3 +170,16 @@ class SiteTemplates:
     def save(self) -> None:
         for site, groups in self.sites.items():
             self.store.save(site, [g.to_dict() for g in groups if g.template is not None])
+
+
+def site_templates_from_settings(settings, stats) -> SiteTemplates | None:
+    """The crawl's templates when ``NEWSCRAWL_TEMPLATES_ENABLED`` (off by default), else None.
+
+    ``NEWSCRAWL_TEMPLATES_DIR`` (default .newscrawl/templates) holds them between runs;
+    ``NEWSCRAWL_TEMPLATES_LEARN_AFTER`` pages of a URL group are seen before learning.
+    """
+    if not settings.getbool("NEWSCRAWL_TEMPLATES_ENABLED", False):
+        return None
+    store = TemplateFileStore(settings.get("NEWSCRAWL_TEMPLATES_DIR") or DEFAULT_TEMPLATES_DIR)
+    learn_after = settings.getint("NEWSCRAWL_TEMPLATES_LEARN_AFTER", TemplateSettings.learn_after)
+    return SiteTemplates(store, stats, TemplateSettings(learn_after=learn_after))

@@ -295,3 +295,28 @@ def test_evaluate_runs_on_a_shared_dataset(tmp_path):
     rows = json.loads(out.read_text(encoding="utf-8"))
     assert {r["algorithm"] for r in rows} == {"density", "lineblock", "contentblocks", "template"}
     assert all(0.0 <= r["lcs_p"] <= 1.0 and r["pages"] == 6 for r in rows)
+
+
+def test_pipeline_uses_and_saves_templates(tmp_path):
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.items import PageItem
+    from newscrawl.pipelines import ExtractPipeline
+
+    crawler = get_crawler(settings_dict={"NEWSCRAWL_TEMPLATES_ENABLED": True, "NEWSCRAWL_EXTRACT_WORKERS": 0,
+                                         "NEWSCRAWL_TEMPLATES_DIR": str(tmp_path)})
+    crawler.stats.open_spider()
+    pipeline = ExtractPipeline.from_crawler(crawler)
+    pipeline.open_spider()
+    fields = {f for f in PageItem.__dataclass_fields__}
+    for n in range(1, 7):
+        values = {"url": url_of(n), "site": "valley", "body": page_v1(n).encode(), "encoding": "utf-8",
+                  "fetched_at": "2024-05-20T00:00:00+00:00", "discovered_via": "link", "url_kind": "article"}
+        item = PageItem(**{k: v for k, v in values.items() if k in fields})
+        article = pipeline.process_item(item)
+        assert "Paragraph 1" in article.text
+    pipeline.close_spider()
+    stats = crawler.stats.get_stats()
+    assert stats["newscrawl/templates/learned"] == 1 and stats["newscrawl/templates/hits"] == 3
+    assert "Editor's note" not in article.text
+    assert (tmp_path / "valley.json").is_file()
