@@ -10,6 +10,7 @@ import lxml.etree
 import lxml.html
 
 from .metadata import PageMeta
+from .named_attributes import select_attributes, words_in_values
 from .title import find_byline_anchor, following_texts, normalize_title, site_names_of
 
 # Meta keys naming the author, best first.
@@ -30,13 +31,13 @@ _NAMES_END_RE = re.compile(
 # Separators between several names.
 _NAME_SPLIT_RE = re.compile(r"\s*(?:,|，|、|/|;|；|\band\b|&|\by\b|\be\b|\bet\b|\bund\b|\s{2,})\s*", re.I)
 _URL_RE = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|cn|net|org)\b", re.I)
-# rel=author links, itemprop=author elements and class "author"/"byline" boxes, by their
-# attribute values (the attribute axis is the cheap way to test every element in XPath).
-_AUTHOR_ATTRIBUTES = lxml.etree.XPath(
-    "descendant::a/@rel[contains(concat(' ', ., ' '), ' author ')]"
-    "|descendant::*/@itemprop[.='author']"
-    "|descendant::*/@class[contains(concat(' ', ., ' '), ' author ') or contains(., 'author-name')"
-    " or contains(., 'byline__name')]")
+# rel=author links and itemprop=author elements (the attribute axis is the cheap way to test
+# every element in XPath) ...
+_AUTHOR_ATTRIBUTES_XPATH = ("descendant::a/@rel[contains(concat(' ', ., ' '), ' author ')]"
+                            "|descendant::*/@itemprop[.='author']")
+# ... and class "author" / "author-name" / "byline__name" boxes.
+_AUTHOR_CLASS_TOKEN = "author"
+_AUTHOR_CLASS_WORDS = ("author-name", "byline__name")
 # Characters of text after the headline searched for a byline.
 _BYLINE_WINDOW_CHARS = 400
 # Longest plausible list of names in one byline (characters).
@@ -88,7 +89,10 @@ def _from_meta(page: PageMeta) -> list[str]:
 
 def _from_elements(root: lxml.html.HtmlElement) -> list[str]:
     names: list[str] = []
-    for value in _AUTHOR_ATTRIBUTES(root)[:_MAX_AUTHORS]:
+    token = f" {_AUTHOR_CLASS_TOKEN} "
+    classes = {value for value in words_in_values(root, "class", (_AUTHOR_CLASS_TOKEN,) + _AUTHOR_CLASS_WORDS)
+               if token in f" {value} " or any(word in value for word in _AUTHOR_CLASS_WORDS)}
+    for value in select_attributes(root, {"class": classes}, _AUTHOR_ATTRIBUTES_XPATH)[:_MAX_AUTHORS]:
         element = value.getparent()
         if element.tag == "meta":
             continue

@@ -63,23 +63,20 @@ META_MODIFIED_KEYS = (
 ATTRIBUTE_DATE_KEYS = ("datetime", "content", "data-publishtime", "data-ptime", "data-time",
                        "data-date", "data-published", "title")
 
-# Attribute values marking the publish date explicitly (schema.org itemprop, 163 "data-ptime",
-# HTML5 <time pubdate>, hAtom class "published"); their elements hold the date. The attribute
-# axis is used because testing attributes of every element in XPath is several times slower.
+# Attributes marking the publish date explicitly (schema.org itemprop, 163 "data-ptime",
+# HTML5 <time pubdate>); their elements hold the date. The attribute axis is used because
+# testing attributes of every element in XPath is several times slower.
 MARKED_DATE_XPATH = (
     "descendant::*/@itemprop[.='datePublished' or .='dateCreated']"
     "|descendant::*/@data-ptime|descendant::*/@data-publishtime|descendant::*/@data-pubtime"
     "|descendant::time/@pubdate"
-    "|descendant::*/@class[contains(concat(' ', ., ' '), ' published ')]"
 )
-# class/id values naming a date or byline box (checked again with DATE_CLASS_RE).
-DATE_CLASS_XPATH = (
-    "descendant::*/@class[contains(.,'date') or contains(.,'Date') or contains(.,'time')"
-    " or contains(.,'Time') or contains(.,'byline') or contains(.,'info') or contains(.,'meta')"
-    " or contains(.,'source') or contains(.,'pub')]"
-    "|descendant::*/@id[contains(.,'date') or contains(.,'Date') or contains(.,'time')"
-    " or contains(.,'Time') or contains(.,'pub') or contains(.,'info')]"
-)
+# The class token marking the publish date (hAtom "published"), beside MARKED_DATE_XPATH.
+PUBLISHED_CLASS_TOKEN = "published"
+# Words (case-sensitive) of class and id values naming a date or byline box; the values
+# holding one are checked again with DATE_CLASS_RE.
+DATE_CLASS_WORDS = ("date", "Date", "time", "Time", "byline", "info", "meta", "source", "pub")
+DATE_ID_WORDS = ("date", "Date", "time", "Time", "pub", "info")
 # The class/id tokens of those elements that really name a date or byline box. Searched in
 # the lowercased value: a case-insensitive pattern is ~3x slower on every class name.
 DATE_CLASS_RE = re.compile(

@@ -23,6 +23,7 @@ import lxml.html
 
 from . import date_patterns as dp
 from .metadata import PageMeta
+from .named_attributes import select_attributes, words_in_values
 from .options import DEFAULT_OPTIONS, ExtractOptions
 from .title import find_byline_anchor, following_texts, preceding_texts, visible_text
 
@@ -41,8 +42,6 @@ _WINDOWED_TEXT_CHARS = 1000
 # seconds, AM/PM and zone, with single spaces, plus margin (chars).
 _DATE_REACH_BEFORE = 120
 _DATE_REACH_AFTER = 160
-_MARKED = lxml.etree.XPath(dp.MARKED_DATE_XPATH)
-_DATE_CLASSES = lxml.etree.XPath(dp.DATE_CLASS_XPATH)
 
 
 @dataclass(frozen=True)
@@ -372,7 +371,10 @@ def _from_meta(page: PageMeta, keys: tuple[str, ...], lang: str | None) -> Itera
 
 def _from_marked_elements(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[FoundDate | None]:
     """itemprop=datePublished, data-ptime, <time pubdate>, class "published", then <time datetime>."""
-    for value in _MARKED(root):
+    token = f" {dp.PUBLISHED_CLASS_TOKEN} "
+    classes = {value for value in words_in_values(root, "class", [dp.PUBLISHED_CLASS_TOKEN])
+               if token in f" {value} "}
+    for value in select_attributes(root, {"class": classes}, dp.MARKED_DATE_XPATH):
         yield _element_date(value.getparent(), lang)
     for count, element in enumerate(root.iter("time")):
         if count >= 10:
@@ -489,12 +491,11 @@ def _pick_in_text(text: str, lang: str | None, bounds: _Bounds,
 def _from_date_classes(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
                        options: ExtractOptions) -> Iterator[FoundDate | None]:
     """Byline boxes named date/time/pubtime/info..., outside comments and link lists."""
+    chosen = {"class": _date_box_names(words_in_values(root, "class", dp.DATE_CLASS_WORDS)),
+              "id": _date_box_names(words_in_values(root, "id", dp.DATE_ID_WORDS))}
     seen = 0
-    for value in _DATE_CLASSES(root):
+    for value in select_attributes(root, chosen):
         element = value.getparent()
-        lowered = value.lower()
-        if not dp.DATE_CLASS_RE.search(lowered) or dp.NOT_ARTICLE_CLASS_RE.search(lowered):
-            continue
         seen += 1
         if seen > options.date_max_class_elements:
             return
@@ -507,6 +508,16 @@ def _from_date_classes(root: lxml.html.HtmlElement, lang: str | None, bounds: _B
             yield found
         if not found_in_text:
             yield _element_date(element, lang, text_too=False)
+
+
+def _date_box_names(values: set[str]) -> set[str]:
+    """The class/id values that name a date or byline box and no comment or related block."""
+    kept = set()
+    for value in values:
+        lowered = value.lower()
+        if dp.DATE_CLASS_RE.search(lowered) and not dp.NOT_ARTICLE_CLASS_RE.search(lowered):
+            kept.add(value)
+    return kept
 
 
 def _from_labelled_text(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,

@@ -16,14 +16,14 @@ import lxml.etree
 import lxml.html
 
 from .metadata import PageMeta
+from .named_attributes import select_attributes, words_in_values
 from .options import DEFAULT_OPTIONS, ExtractOptions
 
-# class/id/itemprop values naming a title or headline; their elements are headline
-# candidates after h1/h2 (attribute axis: far cheaper than testing every element).
-_TITLE_ATTRIBUTES = lxml.etree.XPath(
-    "descendant::*/@class[contains(.,'title') or contains(.,'Title') or contains(.,'headline')"
-    " or contains(.,'Headline')]|descendant::*/@id[contains(.,'title') or contains(.,'Title')"
-    " or contains(.,'headline')]|descendant::*/@itemprop[.='headline']")
+# Words (case-sensitive) of class and id values naming a title or headline, and the itemprop
+# naming it; their elements are headline candidates after h1/h2.
+_TITLE_CLASS_WORDS = ("title", "Title", "headline", "Headline")
+_TITLE_ID_WORDS = ("title", "Title", "headline")
+_TITLE_ITEMPROP_XPATH = "descendant::*/@itemprop[.='headline']"
 # Tags whose text a reader never sees.
 _INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title"})
 # Byline anchors already found, per tree.
@@ -98,7 +98,9 @@ def find_headline_element(root: lxml.html.HtmlElement, page: PageMeta,
     if found is not None:
         return found
     named = []
-    for value in _TITLE_ATTRIBUTES(root)[: options.title_max_candidates]:
+    chosen = {"class": words_in_values(root, "class", _TITLE_CLASS_WORDS),
+              "id": words_in_values(root, "id", _TITLE_ID_WORDS)}
+    for value in select_attributes(root, chosen, _TITLE_ITEMPROP_XPATH)[: options.title_max_candidates]:
         element = value.getparent()
         if element.tag not in ("html", "body", "title", "meta") and not _in_link_list(element):
             named.append(element)
