@@ -25,13 +25,13 @@ from newscrawl.lock import EXIT_LOCKED
 
 pytestmark = needs_loopback
 
-SLOW = {"CONCURRENT_REQUESTS_PER_DOMAIN": "1"}
+SLOW = {"CONCURRENT_REQUESTS": "1"}  # one page at a time: articles arrive 0.2 s apart
 NO_RECORDING = {"NEWSCRAWL_JSONL_SYNC_SECONDS": "3600", "NEWSCRAWL_JSONL_SYNC_ITEMS": "100000"}
 
 
 @pytest.fixture(scope="module")
 def web():
-    served = IncrementalWeb(article_delay=0.3).start()
+    served = IncrementalWeb(article_delay=0.2).start()
     served.publish_first_edition()
     yield served
     served.stop()
@@ -119,4 +119,4 @@ def test_second_overlapping_run_is_refused(web, tmp_path):
         assert first.poll() is None  # the first run is not disturbed
     finally:
         kill_group(first)
-        web.harbor.article_delay = web.valley.article_delay = 0.3
+        web.harbor.article_delay = web.valley.article_delay = 0.2
