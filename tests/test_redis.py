@@ -1,0 +1,80 @@
+"""Two crawlers on one real redis-server share the queue, emit each article once, and both stop.
+
+The test starts ``redis-server`` on a free loopback port (skipped when the
+binary is missing; CI installs Debian's ``redis-server``), then two
+``scrapy crawl news -s REDIS_URL=...`` processes at once against the mock web.
+A later crawler on the same Redis emits nothing: the state lives in Redis.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from incremental_web import IncrementalWeb, kill_group, loopback_port_free, start_crawl
+from mockweb import needs_loopback
+from newscrawl.demo import write_sites_file
+
+pytestmark = [needs_loopback,
+              pytest.mark.skipif(shutil.which("redis-server") is None,
+                                 reason="redis-server not installed (Debian package redis-server; CI installs it)")]
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    port = loopback_port_free()
+    workdir = tmp_path_factory.mktemp("redis")
+    server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                               "--appendonly", "no", "--dir", str(workdir)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            assert time.monotonic() < deadline and server.poll() is None, "redis-server did not start"
+            time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}/0"
+    server.kill()
+    server.wait()
+
+
+def _crawl_together(sites: Path, workdir: Path, names: list[str], settings: dict) -> list[list[dict]]:
+    processes = [start_crawl(sites, workdir / f"{name}.jsonl", workdir, settings) for name in names]
+    outputs = []
+    for name, process in zip(names, processes):
+        try:
+            _, stderr = process.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            kill_group(process)
+            pytest.fail(f"crawler {name} did not stop by itself")
+        assert process.returncode == 0, stderr[-3000:]
+        assert "Shared queue empty and no crawler busy" in stderr
+        path = workdir / f"{name}.jsonl"
+        outputs.append([json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+                       if path.exists() else [])
+    return outputs
+
+
+def test_two_crawlers_share_one_queue_and_emit_each_article_once(redis_url, tmp_path):
+    web = IncrementalWeb(article_delay=0.2).start()
+    try:
+        web.publish_first_edition()
+        sites = write_sites_file(web.sites_config(), tmp_path / "sites.yaml")
+        settings = {"REDIS_URL": redis_url, "NEWSCRAWL_REDIS_IDLE_SECONDS": "2", "CONCURRENT_REQUESTS": "2"}
+        first, second = _crawl_together(sites, tmp_path, ["a", "b"], settings)
+        canonicals = [item["canonical_url"] for item in first + second]
+        assert sorted(canonicals) == sorted(web.all_urls())  # each article exactly once
+        assert first and second  # both crawlers took work from the shared queue
+        article_fetches = [r.path for r in web.requests if r.path.endswith(".html")]
+        assert len(article_fetches) == 8  # no page fetched by both
+        (later,) = _crawl_together(sites, tmp_path, ["later"], settings)
+        assert later == []
+    finally:
+        web.stop()
