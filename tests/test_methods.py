@@ -320,3 +320,9 @@ def test_pipeline_uses_and_saves_templates(tmp_path):
     assert stats["newscrawl/templates/learned"] == 1 and stats["newscrawl/templates/hits"] == 3
     assert "Editor's note" not in article.text
     assert (tmp_path / "valley.json").is_file()
+
+
+def test_lineblock_never_raises_on_control_characters():
+    html = "<html><body><p>" + "Words\x01 and \x0bmore words, with\ufffe commas. " * 20 + "</p></body></html>"
+    result = extract(html, algorithm="lineblock")
+    assert "Words and more words" in result.text

@@ -17,6 +17,7 @@
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import lxml.html
@@ -24,6 +25,9 @@ import lxml.html
 from .options import ExtractOptions
 from .patterns import CJK_RE
 from .sourcelines import text_lines
+
+# Characters an lxml text node refuses (control characters, non-characters, lone surrogates).
+_NOT_XML_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -103,7 +107,7 @@ def lines_to_nodes(lines: list[str]) -> list:
     wrapper = lxml.html.Element("div")
     for line in lines:
         paragraph = lxml.html.Element("p")
-        paragraph.text = line
+        paragraph.text = _NOT_XML_RE.sub("", line)
         wrapper.append(paragraph)
     return [wrapper]
 
