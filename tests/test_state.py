@@ -1,0 +1,68 @@
+"""The state store, output repair, fingerprints and the state admin command, without a crawl."""
+from __future__ import annotations
+
+import json
+
+from newscrawl.demo.stories import HARBOR
+from newscrawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
+from newscrawl.jsonl import repair_output
+from newscrawl.state import ArticleRecord, SqliteState
+from newscrawl.state_admin import main as state_admin
+
+
+def _record(number: int, first_seen: str = "2030-01-01T00:00:00+00:00", text: str | None = None) -> ArticleRecord:
+    story = HARBOR[number]
+    return ArticleRecord(f"http://a.test/{story.key}", f"http://a.test/{story.key}?from=rss", "a", first_seen,
+                         fingerprint_text(text or " ".join(story.paragraphs)))
+
+
+def test_repair_cuts_a_torn_line_and_returns_the_unrecorded_ones(tmp_path):
+    path = tmp_path / "out.jsonl"
+    recorded = json.dumps({"canonical_url": "http://a.test/1"}) + "\n"
+    unrecorded = json.dumps({"canonical_url": "http://a.test/2"}) + "\n"
+    path.write_text(recorded + unrecorded + '{"canonical_url": "http://a.t', encoding="utf-8")
+    repair = repair_output(path, committed=len(recorded))
+    assert [line["canonical_url"] for line in repair.items] == ["http://a.test/2"]
+    assert repair.cut_bytes == len('{"canonical_url": "http://a.t')
+    assert path.read_text(encoding="utf-8") == recorded + unrecorded
+    assert repair_output(tmp_path / "missing.jsonl") is None
+
+
+def test_repair_cuts_garbage_after_the_recorded_offset(tmp_path):
+    path = tmp_path / "out.jsonl"
+    good = json.dumps({"canonical_url": "http://a.test/1"}) + "\n"
+    path.write_bytes(good.encode() + b"\x00\x00\x00\n" + good.encode())
+    repair = repair_output(path, committed=0)
+    assert len(repair.items) == 1 and path.read_bytes() == good.encode()
+
+
+def test_state_knows_canonical_and_fetched_urls_and_finds_near_duplicates(tmp_path):
+    state = SqliteState(tmp_path / "state.sqlite")
+    state.add_articles([_record(0), _record(1)], "out.jsonl", 123)
+    assert state.is_known("http://a.test/" + HARBOR[0].key)
+    assert state.is_known("http://a.test/" + HARBOR[0].key + "?from=rss")
+    assert not state.is_known("http://a.test/" + HARBOR[2].key)
+    copy = fingerprint_text("Republished with permission. " + " ".join(HARBOR[0].paragraphs))
+    assert state.near_duplicate_of(copy, NEAR_DUPLICATE_JACCARD) == "http://a.test/" + HARBOR[0].key
+    other = fingerprint_text(" ".join(HARBOR[2].paragraphs))
+    assert state.near_duplicate_of(other, NEAR_DUPLICATE_JACCARD) is None
+    assert state.open_outputs() == [("out.jsonl", 123)]
+
+
+def test_short_texts_get_no_fingerprint():
+    assert fingerprint_text("Breaking: road closed.") is None
+
+
+def test_prune_forgets_old_articles_and_reset_removes_the_file(tmp_path, capsys):
+    path = tmp_path / "state.sqlite"
+    state = SqliteState(path)
+    state.add_articles([_record(0, "2001-01-01T00:00:00+00:00"), _record(1)])
+    state.close()
+    assert state_admin(["prune", "--days", "30", "--state", str(path)]) == 0
+    state = SqliteState(path)
+    assert not state.is_known("http://a.test/" + HARBOR[0].key) and state.is_known("http://a.test/" + HARBOR[1].key)
+    assert state.counts()["bands"] == 12  # the pruned article's bands went with it
+    state.close()
+    assert state_admin(["reset", "--state", str(path)]) == 0
+    assert not path.exists()
+    assert "forgot 1 article(s)" in capsys.readouterr().out
