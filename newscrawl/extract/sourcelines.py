@@ -19,6 +19,8 @@ _CODE_RE = re.compile(r"<script\b.*?</script\s*>|<style\b.*?</style\s*>|<!--.*?-
 _BLOCK_TAG_RE = re.compile(r"(?=</?(?:%s)\b)" % "|".join(sorted(BLOCK_LEVEL_TAGS, key=len, reverse=True)), re.I)
 _TAG_RE = re.compile(r"<[^>]*>", re.S)
 _SPACE_RE = re.compile(r"\s+")
+# Line breaks of a source file (str.splitlines would also break at \v, \f and U+2028).
+_NEWLINE_RE = re.compile(r"\r\n|\r|\n")
 
 
 def _blank(match: re.Match) -> str:
@@ -45,7 +47,7 @@ def prepare_source(source: str, options: ExtractOptions) -> str:
 
 def source_elements(source: str, options: ExtractOptions) -> list[str]:
     """Line elements of a page (code blanked, whitespace collapsed, empty ones kept)."""
-    return [_SPACE_RE.sub(" ", line).strip() for line in prepare_source(source, options).splitlines()]
+    return [_SPACE_RE.sub(" ", line).strip() for line in _NEWLINE_RE.split(prepare_source(source, options))]
 
 
 def element_text(element: str) -> str:
@@ -57,4 +59,4 @@ def element_text(element: str) -> str:
 def text_lines(source: str, options: ExtractOptions) -> list[str]:
     """The page's text, line by line: tags removed (a tag spanning lines leaves its newlines)."""
     stripped = _TAG_RE.sub(_blank, prepare_source(source, options))
-    return [_SPACE_RE.sub(" ", html_lib.unescape(line)).strip() for line in stripped.splitlines()]
+    return [_SPACE_RE.sub(" ", html_lib.unescape(line)).strip() for line in _NEWLINE_RE.split(stripped)]
