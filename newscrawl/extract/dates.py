@@ -23,13 +23,11 @@ import lxml.html
 
 from . import date_patterns as dp
 from .metadata import PageMeta
+from .page_texts import link_free_runs, visible_runs
 from .named_attributes import select_attributes, words_in_values
 from .options import DEFAULT_OPTIONS, ExtractOptions
 from .title import find_byline_anchor, following_texts, preceding_texts, visible_text
 
-_VISIBLE_TEXT = "[not(parent::script) and not(parent::style) and not(parent::noscript)][normalize-space()]"
-_BODY_TEXT = lxml.etree.XPath("//body//text()" + _VISIBLE_TEXT, smart_strings=False)
-_BODY_TEXT_NODES = lxml.etree.XPath("//body//text()" + _VISIBLE_TEXT)
 _JSONLD_TEXT = lxml.etree.XPath("//script[@type='application/ld+json']/text()", smart_strings=False)
 _SCRIPT_TEXT = lxml.etree.XPath("//script[not(@src)]/text()", smart_strings=False)
 # Characters around a year searched for its date and the publish label before it.
@@ -526,7 +524,7 @@ def _from_labelled_text(root: lxml.html.HtmlElement, lang: str | None, bounds: _
 
     Years are found first (one cheap scan) and only the text around each is parsed.
     """
-    text = _page_text(_BODY_TEXT(root), options)
+    text = "\n".join(visible_runs(root, options.date_text_scan_chars))
     footer = _footer_start(text)
     if footer is not None:
         text = text[:footer]
@@ -553,29 +551,8 @@ def _label_starts(text: str) -> list[int] | None:
 def _from_first_text_date(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
                           options: ExtractOptions) -> Iterator[FoundDate]:
     """The first date of the page text outside links and foreign blocks (old portal pages)."""
-    texts = (t for t in _BODY_TEXT_NODES(root) if not _in_link_or_foreign(t.getparent()))
-    yield from _pick_in_text(_page_text(texts, options), lang, bounds)
-
-
-def _in_link_or_foreign(element: lxml.html.HtmlElement | None, depth: int = 8) -> bool:
-    node = element
-    for _ in range(depth):
-        if node is None:
-            return False
-        if node.tag == "a" or _is_foreign(node):
-            return True
-        node = node.getparent()
-    return False
-
-
-def _page_text(texts, options: ExtractOptions) -> str:
-    kept, size = [], 0
-    for text in texts:
-        kept.append(" ".join(text.split()))
-        size += len(kept[-1]) + 1
-        if size > options.date_text_scan_chars:
-            break
-    return "\n".join(kept)
+    text = "\n".join(link_free_runs(root, options.date_text_scan_chars, _is_foreign))
+    yield from _pick_in_text(text, lang, bounds)
 
 
 def _from_raw_jsonld(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[FoundDate | None]:
