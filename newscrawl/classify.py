@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from .crawl_patterns import (
     ARTICLE_SCHEMA_TYPES,
     DATE_THEN_MORE_RE,
+    GENERIC_OG_TYPES,
     LIST_OG_TYPES,
     LIST_PATH_RE,
     LIST_QUERY_RE,
@@ -26,6 +27,7 @@ from .extract.result import ExtractResult
 ARTICLE = "article"
 LIST = "list"
 UNKNOWN = "unknown"
+_LETTER_RE = re.compile(r"[^\W\d_]")
 _DATE_NUMBER_RE = re.compile(r"^(19|20)\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])?$")
 
 
@@ -38,6 +40,10 @@ class ClassifyOptions:
     # An unknown-URL page without article markup needs this many main-text characters and a
     # publish date to count as an article (chars; two short paragraphs).
     min_unknown_chars: int = 300
+    # ... or, without a date, this extractor confidence (ExtractResult.score, 0..1): about 850+ chars in
+    # 4+ paragraphs at low link density. 0.7: undated articles of dragnet (../shared/eval) score 0.72-0.80,
+    # their short briefs and teaser pages 0.27-0.65 (benchmarks/crawl_realpages.py, 2026-11-22).
+    min_unknown_score: float = 0.7
 
 
 def _has_numeric_id(segment: str) -> bool:
@@ -65,14 +71,27 @@ def classify_url(url: str, article_patterns: tuple[re.Pattern, ...] = ()) -> str
         return ARTICLE if any(p.search(url) for p in article_patterns) else LIST
     parts = urlsplit(url)
     path = parts.path or "/"
-    if path == "/" or LIST_PATH_RE.search(path) or LIST_QUERY_RE.search(parts.query):
+    if path == "/" or LIST_QUERY_RE.search(parts.query):
         return LIST
     last = path.rstrip("/").rsplit("/", 1)[-1]
-    if DATE_THEN_MORE_RE.search(path.rstrip("/")) and not _DATE_NUMBER_RE.match(last.split(".")[0]):
+    stem = last.split(".")[0]
+    dated = bool(DATE_THEN_MORE_RE.search(path.rstrip("/"))) and not _DATE_NUMBER_RE.match(stem)
+    if dated and _is_dated_permalink(last, stem):
         return ARTICLE
-    if _has_numeric_id(last) or SLUG_RE.match(last):
+    if LIST_PATH_RE.search(path):
+        return LIST
+    if dated or _has_numeric_id(last) or SLUG_RE.match(last):
         return ARTICLE
     return UNKNOWN
+
+
+def _is_dated_permalink(last: str, stem: str) -> bool:
+    """A worded last segment after a date: an article even under /archives/ or when its slug starts with
+    a list word (/archives/2012/10/time-to-begin-again.php, /2012/09/25/help-students-help-themselves/);
+    a bare list word there (/2024/05/index.html, /2024/05/page-2) is not."""
+    if not _LETTER_RE.search(stem):
+        return False
+    return bool(SLUG_RE.match(stem)) or not LIST_PATH_RE.search("/" + last)
 
 
 def _page_signals(result: ExtractResult) -> tuple[bool, bool]:
@@ -84,6 +103,13 @@ def _page_signals(result: ExtractResult) -> tuple[bool, bool]:
     return says_article, says_list
 
 
+def _passes_unknown_test(result: ExtractResult, options: ClassifyOptions) -> bool:
+    """Enough page evidence without URL or markup saying article: a date and some text, or a confident extractor."""
+    if result.published and len(result.text) >= options.min_unknown_chars:
+        return True
+    return result.score >= options.min_unknown_score
+
+
 def judge_page(result: ExtractResult, url_kind: str, options: ClassifyOptions = ClassifyOptions()) -> str | None:
     """None when the page is an article, else the reason it is not."""
     if not result.is_article:
@@ -93,10 +119,11 @@ def judge_page(result: ExtractResult, url_kind: str, options: ClassifyOptions = 
         return "list_page"
     if result.link_density > options.max_link_density and not says_article:
         return "link_dense"
-    if url_kind == ARTICLE or says_article:
+    if says_article:
         return None
     if url_kind == LIST:
         return "list_page"
-    if result.published and len(result.text) >= options.min_unknown_chars:
+    # og:type "website" on an article URL: the URL alone does not decide, the page evidence must
+    if url_kind == ARTICLE and (result.og_type or "").lower() not in GENERIC_OG_TYPES:
         return None
-    return "not_article"
+    return None if _passes_unknown_test(result, options) else "not_article"

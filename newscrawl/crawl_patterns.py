@@ -52,7 +52,10 @@ LIST_SCHEMA_TYPES = frozenset({
     "faqpage", "mediagallery",
 })
 # og:type values of non-article pages.
-LIST_OG_TYPES = frozenset({"website", "profile", "video.other", "music.song", "book"})
+LIST_OG_TYPES = frozenset({"profile", "video.other", "music.song", "book"})
+# og:type values many CMSs put on every page, articles included (tv.msnbc.com, pcworld.com pages of
+# ../shared/eval): not a list signal, only no article signal.
+GENERIC_OG_TYPES = frozenset({"website"})
 
 # --- discovery -------------------------------------------------------------
 # <link rel="alternate" type=...> values that announce a feed.

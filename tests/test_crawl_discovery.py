@@ -137,6 +137,9 @@ def test_canonicalize_removes_tracking_and_fragments():
     ("https://news.test/tag/ports", LIST),
     ("https://news.test/about", LIST),
     ("https://news.test/archive/2024/05/14/", LIST),
+    ("https://news.test/archives/2012/10/time-to-begin-again.php", ARTICLE),
+    ("https://news.test/2012/09/25/help-students-help-themselves/", ARTICLE),
+    ("https://news.test/2024/05/page-2", LIST),
     ("https://news.test/world/?page=3", LIST),
     ("https://news.test/news/20240514", UNKNOWN),
     ("https://news.test/politics/", UNKNOWN),
@@ -163,12 +166,15 @@ def _result(**changes) -> ExtractResult:
     (_result(og_type="article"), LIST, None),
     (_result(schema_types=("NewsArticle",)), UNKNOWN, None),
     (_result(), LIST, "list_page"),
-    (_result(og_type="website"), ARTICLE, "list_page"),
+    (_result(og_type="website"), LIST, "list_page"),
+    (_result(og_type="website"), ARTICLE, None),
+    (_result(og_type="website", published=None, score=0.5), ARTICLE, "not_article"),
     (_result(schema_types=("CollectionPage",)), ARTICLE, "list_page"),
     (_result(link_density=0.8), ARTICLE, "link_dense"),
     (_result(), UNKNOWN, None),
-    (_result(published=None), UNKNOWN, "not_article"),
-    (_result(text="short text"), UNKNOWN, "not_article"),
+    (_result(published=None, score=0.5), UNKNOWN, "not_article"),
+    (_result(published=None, score=0.8), UNKNOWN, None),
+    (_result(text="short text", score=0.3), UNKNOWN, "not_article"),
 ])
 def test_judge_page(result, url_kind, reason):
     assert judge_page(result, url_kind) == reason

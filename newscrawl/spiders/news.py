@@ -20,7 +20,7 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.exceptions import CannotResolveHostError, DownloadConnectionRefusedError, DownloadTimeoutError
 from twisted.internet.error import DNSLookupError, TCPTimedOutError, TimeoutError
 
-from ..classify import classify_url
+from ..classify import ARTICLE, classify_url
 from ..counters import count
 from ..crawl_patterns import FEED_LINK_TYPES
 from ..discovery import maybe_gunzip, now_iso, page_links, parse_feed, parse_sitemap, sitemaps_from_robots
@@ -33,6 +33,9 @@ from ..urls import canonicalize
 DEFAULT_SITES = "sites.yaml"
 # Feed and sitemap requests go before pages, so articles are credited to them when they are listed.
 LISTING_PRIORITY = 10
+# Discovery sources whose URLs the site itself lists as content: exempt from the URL-shape trap cap
+# (a site of /story/123.html pages listed in its sitemap is not an endless calendar).
+LISTED_VIA = frozenset({"feed", "sitemap"})
 
 
 def _error_kind(failure) -> str:
@@ -122,6 +125,8 @@ class NewsSpider(scrapy.Spider):
         """A request for a page if the site's frontier admits it, else None (counted)."""
         url = canonicalize(url)
         kind = classify_url(url, site.article_patterns)
+        if via in LISTED_VIA:
+            kind = ARTICLE  # the site lists it as content: not a trap URL, whatever its shape
         reason = self.frontiers[site.name].check(url, urlsplit(url).hostname, depth, kind)
         if reason:
             if reason != "seen":
