@@ -8,6 +8,7 @@ JSON-LD publisher.
 """
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 import weakref
@@ -26,9 +27,9 @@ _TITLE_ID_WORDS = ("title", "Title", "headline")
 _TITLE_ITEMPROP_XPATH = "descendant::*/@itemprop[.='headline']"
 # Tags whose text a reader never sees.
 _INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title"})
-# Byline anchors already found, per tree.
-_ANCHORS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-_MISSING = object()
+# Per tree: (page, options, reference titles, headline element, byline anchor), so the
+# title, date and author searches of one page find the headline once.
+_HEADLINES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 # Text nodes of at least $n chars that start a given title ($t), outside <head>.
 _TEXT_STARTING = lxml.etree.XPath(
     "//body//text()[string-length(normalize-space(.)) >= $n][starts-with($t, normalize-space(.))]")
@@ -59,13 +60,14 @@ def find_title(root: lxml.html.HtmlElement | None, page: PageMeta,
                options: ExtractOptions = DEFAULT_OPTIONS) -> str | None:
     """The page's headline, or None when the page names none."""
     site_names = site_names_of(page)
-    references = _reference_titles(page, site_names, options)
     if root is not None:
-        headline = find_headline_element(root, page, options, references=references)
+        references, headline, _ = _page_headline(root, page, options)
         if headline is not None:
             title = _title_of_element(headline, references)
             if not _is_site_name(title, site_names):
                 return title
+    else:
+        references = _reference_titles(page, site_names, options)
     for reference in references:
         if not _is_site_name(reference, site_names):
             return reference
@@ -92,8 +94,9 @@ def find_headline_element(root: lxml.html.HtmlElement, page: PageMeta,
     if not keys:
         return None
     site_keys = {normalize_title(n) for n in site_names_of(page)}
-    headings = list(root.iter("h1"))[: options.title_max_candidates]
-    headings += list(root.iter("h2"))[: options.title_max_candidates]
+    found_headings = list(root.iter("h1", "h2"))
+    headings = [h for h in found_headings if h.tag == "h1"][: options.title_max_candidates]
+    headings += [h for h in found_headings if h.tag == "h2"][: options.title_max_candidates]
     found = _first_matching(headings, keys, site_keys, options)
     if found is not None:
         return found
@@ -185,15 +188,22 @@ def find_byline_anchor(root: lxml.html.HtmlElement, page: PageMeta,
                        options: ExtractOptions = DEFAULT_OPTIONS) -> lxml.html.HtmlElement | None:
     """The headline element, else the first h1: the byline (date, authors) sits next to it.
 
-    Remembered per tree: the date and author searches of one page share it.
+    Remembered per tree: the title, date and author searches of one page share it.
     """
-    cached = _ANCHORS.get(root, _MISSING)
-    if cached is not _MISSING:
-        return cached
-    headline = find_headline_element(root, page, options)
+    return _page_headline(root, page, options)[2]
+
+
+def _page_headline(root: lxml.html.HtmlElement, page: PageMeta, options: ExtractOptions
+                   ) -> tuple[list[str], lxml.html.HtmlElement | None, lxml.html.HtmlElement | None]:
+    """(reference titles, headline element, byline anchor) of a page, found once per tree."""
+    cached = _HEADLINES.get(root)
+    if cached is not None and cached[0] is page and cached[1] is options:
+        return cached[2:]
+    references = _reference_titles(page, site_names_of(page), options)
+    headline = find_headline_element(root, page, options, references=references)
     anchor = headline if headline is not None else first_h1(root)
-    _ANCHORS[root] = anchor
-    return anchor
+    _HEADLINES[root] = (page, options, references, headline, anchor)
+    return references, headline, anchor
 
 
 def following_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -> list[str]:
@@ -330,8 +340,12 @@ def strip_site_name(title: str, site_names: list[str],
     return _join_span(title, parts[start], parts[end - 1])
 
 
+@functools.lru_cache(maxsize=4096)
 def normalize_title(text: str | None) -> str:
-    """Comparison key: NFKC, casefolded, spaces next to CJK and outer quotes removed."""
+    """Comparison key: NFKC, casefolded, spaces next to CJK and outer quotes removed.
+
+    Cached: a page compares the same few titles and site names many times.
+    """
     if not text:
         return ""
     text = unicodedata.normalize("NFKC", text)
