@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import email.utils
+import functools
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Iterator
@@ -417,7 +418,13 @@ def _names_foreign(element: lxml.html.HtmlElement) -> bool:
     ident = element.get("id")
     if ident:
         names = f"{names or ''} {ident}"
-    return bool(names) and not names.isspace() and bool(dp.NOT_ARTICLE_CLASS_RE.search(names.lower()))
+    return bool(names) and _foreign_names(names)
+
+
+@functools.lru_cache(maxsize=8192)
+def _foreign_names(names: str) -> bool:
+    """Cached: pages repeat the same class names (menu items, list entries) many times."""
+    return not names.isspace() and bool(dp.NOT_ARTICLE_CLASS_RE.search(names.lower()))
 
 
 def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: _Bounds,
@@ -463,6 +470,8 @@ def _split_dates(text: str, lang: str | None, bounds: _Bounds,
     Dates right after an "updated"/copyright/joined label are dropped, and so
     is everything after a copyright line.
     """
+    if not dp.HAS_YEAR_RE.search(text):
+        return [], []
     footer = _footer_start(text)
     if footer is not None:
         text = text[:footer]

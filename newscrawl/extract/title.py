@@ -216,13 +216,27 @@ def following_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -
     size = 0
     node = element
     while node is not None and size < max_chars:
-        for text in _chain([node.tail], *(_subtree_texts(s, skip) for s in node.itersiblings())):
-            text = " ".join((text or "").split())
-            if text:
-                runs.append(text)
-                size += len(text) + 1
-                if size >= max_chars:
-                    return runs
+        size = _add_run(runs, node.tail, size)
+        if size >= max_chars:
+            return runs
+        for sibling in node.itersiblings():
+            stack = [(sibling, False)]
+            while stack:
+                item, closed = stack.pop()
+                if closed:
+                    text = item.tail
+                else:
+                    tag = item.tag
+                    if not isinstance(tag, str) or tag in _INVISIBLE_TAGS or (skip is not None and skip(item)):
+                        text = item.tail
+                    else:
+                        text = item.text
+                        stack.append((item, True))
+                        stack.extend((child, False) for child in reversed(item))
+                if text:
+                    size = _add_run(runs, text, size)
+                    if size >= max_chars:
+                        return runs
         node = node.getparent()
     return runs
 
@@ -234,11 +248,20 @@ def preceding_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -
     node = element
     while node is not None and size < max_chars:
         for sibling in node.itersiblings(preceding=True):
-            for text in _subtree_texts_backwards(sibling, skip):
-                text = " ".join(text.split())
+            # reverse document order: a node's tail, its children backwards, then its text
+            stack = [(sibling, False)]
+            while stack:
+                item, opened = stack.pop()
+                if opened:
+                    text = item.text
+                else:
+                    text = item.tail
+                    tag = item.tag
+                    if isinstance(tag, str) and tag not in _INVISIBLE_TAGS and (skip is None or not skip(item)):
+                        stack.append((item, True))
+                        stack.extend((child, False) for child in item)
                 if text:
-                    runs.append(text)
-                    size += len(text) + 1
+                    size = _add_run(runs, text, size)
                     if size >= max_chars:
                         return runs
         node = node.getparent()
@@ -248,47 +271,14 @@ def preceding_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -
     return runs
 
 
-def _chain(*iterables):
-    for iterable in iterables:
-        yield from iterable
-
-
-def _subtree_texts_backwards(element, skip=None):
-    """The texts of ``_subtree_texts`` in reverse order, lazily (tail first)."""
-    stack = [(element, False)]
-    while stack:
-        node, opened = stack.pop()
-        if opened:
-            if node.text:
-                yield node.text
-            continue
-        if node.tail:
-            yield node.tail
-        tag = node.tag
-        if not isinstance(tag, str) or tag in _INVISIBLE_TAGS or (skip is not None and skip(node)):
-            continue
-        stack.append((node, True))
-        stack.extend((child, False) for child in node)
-
-
-def _subtree_texts(element, skip=None):
-    """Texts of an element's subtree then its tail, skipping scripts, styles, comments."""
-    stack = [(element, False)]
-    while stack:
-        node, closed = stack.pop()
-        if closed:
-            if node.tail:
-                yield node.tail
-            continue
-        tag = node.tag
-        if not isinstance(tag, str) or tag in _INVISIBLE_TAGS or (skip is not None and skip(node)):
-            if node.tail:
-                yield node.tail
-            continue
-        if node.text:
-            yield node.text
-        stack.append((node, True))
-        stack.extend((child, False) for child in reversed(node))
+def _add_run(runs: list[str], text: str | None, size: int) -> int:
+    """Append the whitespace-collapsed text when it has any; the new total size."""
+    if text:
+        collapsed = " ".join(text.split())
+        if collapsed:
+            runs.append(collapsed)
+            return size + len(collapsed) + 1
+    return size
 
 
 def first_h1(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement | None:
