@@ -1,8 +1,8 @@
 """Content fingerprints of articles, for near-duplicate detection (syndicated stories).
 
 An article's text becomes a set of shingles (3 consecutive words; CJK
-characters count as words), summarised by a MinHash signature from
-``datasketch``. Two articles whose shingle sets have a Jaccard similarity of
+characters count as words, each shingle hashed to 32 bits with numpy),
+summarised by a MinHash signature from ``datasketch``. Two articles whose shingle sets have a Jaccard similarity of
 at least ``NEAR_DUPLICATE_JACCARD`` are near-duplicates. To find candidates
 without comparing every pair, the signature is cut into ``BANDS`` bands of
 ``ROWS`` values; articles sharing one band key are candidates (LSH), and a
@@ -17,7 +17,9 @@ from __future__ import annotations
 import hashlib
 import re
 import struct
+import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from datasketch import MinHash
@@ -37,6 +39,10 @@ MIN_SHINGLES = 20
 # Words: runs of letters/digits, or one CJK ideograph / kana / hangul syllable each.
 _TOKEN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]|[^\W_]+")
 _BAND_KEY = struct.Struct(">q")
+_PERSONS = [band.to_bytes(2, "big") for band in range(BANDS)]
+# Odd 32-bit multipliers mixing the words of a shingle in order ("a b c" and "c b a" differ).
+_WINDOW_MULTIPLIERS = (0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D)[:SHINGLE_WORDS]
+_MASK32 = np.uint64(0xFFFFFFFF)
 
 
 @dataclass(frozen=True)
@@ -55,29 +61,43 @@ class Fingerprint:
         return float(np.count_nonzero(mine == other)) / len(mine)
 
 
-def shingles_of(text: str) -> set[bytes]:
+def shingle_hashes(text: str) -> np.ndarray:
+    """Distinct 32-bit hashes of the text's shingles (CRC-32 per word, combined per 3-word window)."""
     tokens = _TOKEN_RE.findall(text.lower())
     if len(tokens) < SHINGLE_WORDS:
-        return set()
-    return {" ".join(tokens[i:i + SHINGLE_WORDS]).encode("utf-8") for i in range(len(tokens) - SHINGLE_WORDS + 1)}
+        return np.empty(0, dtype=np.uint64)
+    words = np.fromiter((zlib.crc32(t.encode("utf-8")) for t in tokens), dtype=np.uint64, count=len(tokens))
+    count = len(tokens) - SHINGLE_WORDS + 1
+    combined = np.zeros(count, dtype=np.uint64)
+    for offset, multiplier in enumerate(_WINDOW_MULTIPLIERS):
+        combined = (combined + words[offset:offset + count] * np.uint64(multiplier)) & _MASK32
+    return np.unique(combined)
 
 
 def band_keys(signature: np.ndarray) -> tuple[int, ...]:
     """One signed 64-bit key per band (band index mixed in, so equal rows of different bands differ)."""
-    keys = []
-    for band in range(BANDS):
-        rows = signature[band * ROWS:(band + 1) * ROWS].astype(np.uint32).tobytes()
-        digest = hashlib.blake2b(rows, digest_size=8, person=band.to_bytes(2, "big")).digest()
-        keys.append(_BAND_KEY.unpack(digest)[0])
-    return tuple(keys)
+    rows = signature.astype(np.uint32).tobytes()
+    width = ROWS * 4
+    return tuple(
+        _BAND_KEY.unpack(hashlib.blake2b(rows[band * width:(band + 1) * width], digest_size=8,
+                                         person=_PERSONS[band]).digest())[0]
+        for band in range(BANDS))
+
+
+@lru_cache(maxsize=1)
+def _template() -> MinHash:
+    """A MinHash whose permutations are reused (drawing them costs more than hashing an article)."""
+    return MinHash(num_perm=NUM_PERM, seed=SEED)
 
 
 def fingerprint_text(text: str) -> Fingerprint | None:
     """The fingerprint of an article text, or None when it is too short to compare."""
-    shingles = shingles_of(text)
+    shingles = shingle_hashes(text)
     if len(shingles) < MIN_SHINGLES:
         return None
-    minhash = MinHash(num_perm=NUM_PERM, seed=SEED)
-    minhash.update_batch(list(shingles))
+    template = _template()
+    minhash = MinHash(num_perm=NUM_PERM, seed=SEED, hashfunc=int, permutations=template.permutations,
+                      scheme=template.scheme)
+    minhash.update_batch(shingles.tolist())  # already hashed: the hash function is the identity
     signature = np.asarray(minhash.hashvalues, dtype=np.uint32)
     return Fingerprint(signature.tobytes(), band_keys(signature))

@@ -1,0 +1,228 @@
+"""A long crawl over many sites: pages/s and peak RSS at 10% and 100%, with and without the state.
+
+    python benchmarks/crawl_scale.py [--sites 1000] [--sections 5] [--articles 10] [--check]
+
+Serves a loopback web of SITES sites, each on its own address (127.0.x.y, one
+port) with a home page, SECTIONS section pages and SECTIONS x ARTICLES
+article pages (~3 KB, distinct random text), generated on request by one
+asyncio child process that counts the pages it served. Then runs the real
+``scrapy crawl news`` over all of it twice: with the incremental state (a
+fresh SQLite file, near-duplicate fingerprints, durable JSONL) and with
+``NEWSCRAWL_STATE_ENABLED=0``. For each run it samples the crawl process's
+VmHWM (peak RSS) from /proc, and prints pages/s and the peak RSS once 10% of
+the pages were served and at the end.
+
+Goals (issue 4): peak RSS at the end <= 1.3 x peak RSS at 10%, and the state
+run's pages/s >= 0.9 x the run without state. ``--check`` exits 1 when missed.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from common import use_repo_package
+from loopback_web import free_port, loopback_hosts
+
+use_repo_package()
+
+from newscrawl.demo.run import PROJECT_ROOT, write_sites_file  # noqa: E402
+
+RSS_GOAL = 1.3  # peak RSS at 100% / at 10%
+THROUGHPUT_GOAL = 0.9  # pages/s with state / without
+SCALE_SETTINGS = {
+    "AUTOTHROTTLE_ENABLED": "0",
+    "DOWNLOAD_DELAY": "0",
+    "CONCURRENT_REQUESTS": "64",
+    "CONCURRENT_REQUESTS_PER_DOMAIN": "4",
+    "DOWNLOAD_TIMEOUT": "30",
+    "RETRY_TIMES": "0",
+    "LOG_LEVEL": "INFO",
+    "NEWSCRAWL_PROGRESS_INTERVAL": "60",
+    "NEWSCRAWL_MAX_DEPTH": "2",
+}
+SYLLABLES = ["ka", "lo", "mi", "ren", "tas", "vel", "or", "un", "dri", "pe", "sol", "gan", "hu", "bre", "no", "ti"]
+
+
+def _words(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choices(SYLLABLES, k=rng.randint(1, 4))) for _ in range(count)]
+
+
+VOCABULARY = _words(4000, 3)
+
+
+def _sentence(rng: random.Random) -> str:
+    words = rng.choices(VOCABULARY, k=rng.randint(9, 18))
+    return " ".join(words).capitalize() + "."
+
+
+def _html(title: str, body: str, og_type: str) -> bytes:
+    return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
+            f'<meta property="og:type" content="{og_type}"></head><body><header><nav><a href="/">Home</a>'
+            f"</nav></header><main>{body}</main><footer><p>Copyright</p></footer></body></html>").encode()
+
+
+def page(site: int, path: str, sections: int, articles: int) -> tuple[str, bytes] | None:
+    """(content type, body) of a page of the loopback web, or None for 404."""
+    if path == "/robots.txt":
+        return "text/plain", b"User-agent: *\nAllow: /\n"
+    if path == "/":
+        links = "".join(f'<li><a href="/s/{k}/">Section {k}</a></li>' for k in range(sections))
+        return "text/html; charset=utf-8", _html(f"Site {site}", f"<ul>{links}</ul>", "website")
+    parts = path.strip("/").split("/")
+    if len(parts) == 2 and parts[0] == "s" and parts[1].isdigit() and int(parts[1]) < sections:
+        section = int(parts[1])
+        links = "".join(f'<li><a href="/a/2024/05/{section * articles + n + 10000}.html">Story {n}</a></li>'
+                        for n in range(articles))
+        return "text/html; charset=utf-8", _html(f"Section {section}", f"<ul>{links}</ul>", "website")
+    if len(parts) == 4 and parts[0] == "a" and parts[3].endswith(".html"):
+        number = int(parts[3][:-5]) - 10000
+        if not 0 <= number < sections * articles:
+            return None
+        rng = random.Random(site * 1_000_003 + number)
+        title = f"Site {site} story {number}: {_sentence(rng)[:50]}"
+        paragraphs = "".join("<p>" + " ".join(_sentence(rng) for _ in range(4)) + "</p>" for _ in range(4))
+        body = (f'<article><h1>{title}</h1><time datetime="2024-05-{1 + number % 28:02d}T08:00:00Z">'
+                f"May {1 + number % 28}</time>{paragraphs}</article>")
+        return "text/html; charset=utf-8", _html(title, body, "article")
+    return None
+
+
+def _response(reply: tuple[str, bytes] | None) -> bytes:
+    if reply is None:
+        return b"HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\n\r\nnot found"
+    content_type, body = reply
+    return f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
+
+
+async def _serve(hosts: list[str], port: int, sections: int, articles: int, served, ready) -> None:
+    for index, host in enumerate(hosts):
+        async def handle(reader, writer, site=index):
+            try:
+                while True:
+                    head = await reader.readuntil(b"\r\n\r\n")
+                    path = head.split(b" ", 2)[1].decode("latin-1")
+                    if path != "/robots.txt":
+                        served.value += 1
+                    writer.write(_response(page(site, path, sections, articles)))
+                    await writer.drain()
+            except (asyncio.IncompleteReadError, ConnectionError, IndexError, asyncio.LimitOverrunError):
+                pass
+            finally:
+                writer.close()
+
+        await asyncio.start_server(handle, host, port, backlog=256)
+    ready.send(True)
+    await asyncio.Event().wait()
+
+
+def _server_child(hosts, port, sections, articles, served, ready) -> None:
+    asyncio.run(_serve(hosts, port, sections, articles, served, ready))
+
+
+@dataclass
+class Run:
+    label: str
+    pages: int
+    articles: int
+    seconds: float
+    rss_10: int  # peak RSS (kB) when 10% of the pages were served
+    rss_end: int  # peak RSS (kB) at the end
+
+    @property
+    def pages_per_s(self) -> float:
+        return self.pages / self.seconds
+
+
+def _peak_rss_kb(pid: int) -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def run_crawl(label: str, sites_file: Path, workdir: Path, settings: dict, served, total_pages: int) -> Run:
+    output = workdir / f"{label.replace(' ', '-')}.jsonl"
+    command = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"sites={sites_file}", "-O", str(output)]
+    for name, value in {**SCALE_SETTINGS, **settings}.items():
+        command += ["-s", f"{name}={value}"]
+    env = dict(os.environ, SCRAPY_SETTINGS_MODULE="newscrawl.settings", PYTHONPATH=str(PROJECT_ROOT))
+    served.value = 0
+    log = (workdir / f"{label.replace(' ', '-')}.log").open("w")
+    process = subprocess.Popen(command, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
+    rss_10 = rss_end = 0
+    while process.poll() is None:
+        peak = _peak_rss_kb(process.pid)
+        if peak:
+            rss_end = max(rss_end, peak)
+            if not rss_10 and served.value >= total_pages // 10:
+                rss_10 = peak
+        time.sleep(0.25)
+    log.close()
+    if process.returncode != 0:
+        raise SystemExit(f"crawl '{label}' failed with code {process.returncode}; see {log.name}")
+    summary = json.loads(output.with_name(output.stem + ".summary.json").read_text(encoding="utf-8"))
+    return Run(label, summary["totals"]["pages"], summary["totals"]["articles"], summary["elapsed_seconds"],
+               rss_10, rss_end)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sites", type=int, default=1000)
+    parser.add_argument("--sections", type=int, default=5)
+    parser.add_argument("--articles", type=int, default=10, help="articles per section")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
+    options = parser.parse_args(argv)
+    hosts = loopback_hosts(options.sites)
+    port = free_port(hosts)
+    per_site = 1 + options.sections * (1 + options.articles)
+    total_pages = per_site * options.sites
+    print(f"loopback web: {options.sites} sites x {per_site} pages = {total_pages} pages "
+          f"({options.sites * options.sections * options.articles} articles)")
+    context = multiprocessing.get_context("fork")
+    served = context.Value("q", 0, lock=False)
+    parent, child = context.Pipe()
+    server = context.Process(target=_server_child, daemon=True,
+                             args=(hosts, port, options.sections, options.articles, served, child))
+    server.start()
+    if not parent.poll(120) or not parent.recv():
+        raise SystemExit("loopback web did not start")
+    configs = [{"name": f"site-{i}", "start_urls": [f"http://{host}:{port}/"]} for i, host in enumerate(hosts)]
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            workdir = Path(tmp)
+            sites_file = write_sites_file(configs, workdir / "sites.yaml")
+            runs = [run_crawl("with state", sites_file, workdir, {"STATE_PATH": str(workdir / "state.sqlite")},
+                              served, total_pages),
+                    run_crawl("without state", sites_file, workdir, {"NEWSCRAWL_STATE_ENABLED": "0"},
+                              served, total_pages)]
+    finally:
+        server.kill()
+    print(f"{'run':14} {'pages':>6} {'articles':>8} {'seconds':>8} {'pages/s':>8} {'RSS@10%':>9} {'RSS@100%':>9} "
+          f"{'ratio':>6}")
+    for run in runs:
+        print(f"{run.label:14} {run.pages:6d} {run.articles:8d} {run.seconds:8.1f} {run.pages_per_s:8.1f} "
+              f"{run.rss_10 / 1024:7.0f}MB {run.rss_end / 1024:7.0f}MB {run.rss_end / max(run.rss_10, 1):6.2f}")
+    throughput = runs[0].pages_per_s / runs[1].pages_per_s
+    rss_ratio = max(run.rss_end / max(run.rss_10, 1) for run in runs)
+    print(f"pages/s with state / without: {throughput:.2f} (goal >= {THROUGHPUT_GOAL}); "
+          f"peak RSS end / 10%: {rss_ratio:.2f} (goal <= {RSS_GOAL})")
+    missed = throughput < THROUGHPUT_GOAL or rss_ratio > RSS_GOAL
+    return 1 if options.check and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
