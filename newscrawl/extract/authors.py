@@ -31,10 +31,10 @@ _NAMES_END_RE = re.compile(
 # Separators between several names.
 _NAME_SPLIT_RE = re.compile(r"\s*(?:,|，|、|/|;|；|\band\b|&|\by\b|\be\b|\bet\b|\bund\b|\s{2,})\s*", re.I)
 _URL_RE = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|cn|net|org)\b", re.I)
-# rel=author links and itemprop=author elements (the attribute axis is the cheap way to test
-# every element in XPath) ...
-_AUTHOR_ATTRIBUTES_XPATH = ("descendant::a/@rel[contains(concat(' ', ., ' '), ' author ')]"
-                            "|descendant::*/@itemprop[.='author']")
+# rel=author links (the attribute axis is the cheap way to test every element in XPath),
+# itemprop=author elements ...
+_AUTHOR_REL_XPATH = "descendant::a/@rel[contains(concat(' ', ., ' '), ' author ')]"
+_AUTHOR_ITEMPROPS = ("author",)
 # ... and class "author" / "author-name" / "byline__name" boxes.
 _AUTHOR_CLASS_TOKEN = "author"
 _AUTHOR_CLASS_WORDS = ("author-name", "byline__name")
@@ -92,7 +92,8 @@ def _from_elements(root: lxml.html.HtmlElement) -> list[str]:
     token = f" {_AUTHOR_CLASS_TOKEN} "
     classes = {value for value in words_in_values(root, "class", (_AUTHOR_CLASS_TOKEN,) + _AUTHOR_CLASS_WORDS)
                if token in f" {value} " or any(word in value for word in _AUTHOR_CLASS_WORDS)}
-    for value in select_attributes(root, {"class": classes}, _AUTHOR_ATTRIBUTES_XPATH)[:_MAX_AUTHORS]:
+    chosen = {"class": classes, "itemprop": _AUTHOR_ITEMPROPS}
+    for value in select_attributes(root, chosen, _AUTHOR_REL_XPATH)[:_MAX_AUTHORS]:
         element = value.getparent()
         if element.tag == "meta":
             continue

@@ -63,14 +63,15 @@ META_MODIFIED_KEYS = (
 ATTRIBUTE_DATE_KEYS = ("datetime", "content", "data-publishtime", "data-ptime", "data-time",
                        "data-date", "data-published", "title")
 
-# Attributes marking the publish date explicitly (schema.org itemprop, 163 "data-ptime",
-# HTML5 <time pubdate>); their elements hold the date. The attribute axis is used because
-# testing attributes of every element in XPath is several times slower.
+# Attributes marking the publish date explicitly (163 "data-ptime", HTML5 <time pubdate>);
+# their elements hold the date. The attribute axis is used because testing attributes of
+# every element in XPath is several times slower.
 MARKED_DATE_XPATH = (
-    "descendant::*/@itemprop[.='datePublished' or .='dateCreated']"
-    "|descendant::*/@data-ptime|descendant::*/@data-publishtime|descendant::*/@data-pubtime"
+    "descendant::*/@data-ptime|descendant::*/@data-publishtime|descendant::*/@data-pubtime"
     "|descendant::time/@pubdate"
 )
+# schema.org itemprop values marking the publish date, beside MARKED_DATE_XPATH.
+MARKED_DATE_ITEMPROPS = ("datePublished", "dateCreated")
 # The class token marking the publish date (hAtom "published"), beside MARKED_DATE_XPATH.
 PUBLISHED_CLASS_TOKEN = "published"
 # Words (case-sensitive) of class and id values naming a date or byline box; the values

@@ -29,8 +29,9 @@ from .named_attributes import select_attributes, words_in_values
 from .options import DEFAULT_OPTIONS, ExtractOptions
 from .title import find_byline_anchor, following_texts, preceding_texts, visible_text
 
-_JSONLD_TEXT = lxml.etree.XPath("//script[@type='application/ld+json']/text()", smart_strings=False)
-_SCRIPT_TEXT = lxml.etree.XPath("//script[not(@src)]/text()", smart_strings=False)
+_JSONLD_TEXT = lxml.etree.XPath("descendant::script[@type='application/ld+json']/text()",
+                                smart_strings=False)
+_SCRIPT_TEXT = lxml.etree.XPath("descendant::script[not(@src)]/text()", smart_strings=False)
 # Characters around a year searched for its date and the publish label before it.
 _LABEL_REACH_CHARS = 48
 # Texts longer than this are searched for dates only around their years (chars): below it
@@ -373,7 +374,8 @@ def _from_marked_elements(root: lxml.html.HtmlElement, lang: str | None) -> Iter
     token = f" {dp.PUBLISHED_CLASS_TOKEN} "
     classes = {value for value in words_in_values(root, "class", [dp.PUBLISHED_CLASS_TOKEN])
                if token in f" {value} "}
-    for value in select_attributes(root, {"class": classes}, dp.MARKED_DATE_XPATH):
+    chosen = {"class": classes, "itemprop": dp.MARKED_DATE_ITEMPROPS}
+    for value in select_attributes(root, chosen, dp.MARKED_DATE_XPATH):
         yield _element_date(value.getparent(), lang)
     for count, element in enumerate(root.iter("time")):
         if count >= 10:
@@ -436,8 +438,8 @@ def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, 
     inside, _ = _split_dates(visible_text(headline), lang, bounds)
     yield from inside
     after = following_texts(headline, options.date_after_headline_chars, skip=_is_foreign)
-    before = preceding_texts(headline, options.date_before_headline_chars, skip=_is_foreign)[::-1]
     yield from _pick_in_runs(after, lang, bounds, options)
+    before = preceding_texts(headline, options.date_before_headline_chars, skip=_is_foreign)[::-1]
     yield from _pick_in_runs(before, lang, bounds, options, last=True)
 
 

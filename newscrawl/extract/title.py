@@ -24,7 +24,7 @@ from .options import DEFAULT_OPTIONS, ExtractOptions
 # naming it; their elements are headline candidates after h1/h2.
 _TITLE_CLASS_WORDS = ("title", "Title", "headline", "Headline")
 _TITLE_ID_WORDS = ("title", "Title", "headline")
-_TITLE_ITEMPROP_XPATH = "descendant::*/@itemprop[.='headline']"
+_TITLE_ITEMPROPS = ("headline",)
 # Tags whose text a reader never sees.
 _INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title"})
 # Per tree: (page, options, reference titles, headline element, byline anchor), so the
@@ -102,8 +102,8 @@ def find_headline_element(root: lxml.html.HtmlElement, page: PageMeta,
         return found
     named = []
     chosen = {"class": words_in_values(root, "class", _TITLE_CLASS_WORDS),
-              "id": words_in_values(root, "id", _TITLE_ID_WORDS)}
-    for value in select_attributes(root, chosen, _TITLE_ITEMPROP_XPATH)[: options.title_max_candidates]:
+              "id": words_in_values(root, "id", _TITLE_ID_WORDS), "itemprop": _TITLE_ITEMPROPS}
+    for value in select_attributes(root, chosen)[: options.title_max_candidates]:
         element = value.getparent()
         if element.tag not in ("html", "body", "title", "meta") and not _in_link_list(element):
             named.append(element)
