@@ -10,8 +10,8 @@ strings in this one process, one after the other. Time is ``time.process_time``
 around each call (CPU of this process, robust on a shared machine), reported as
 mean CPU ms per page. Each extractor gets one untimed warm-up call first.
 
-Memory is measured in a separate pass before the timing, each extractor in its own
-child forked from this process before any extractor ran here, over a sample of the pages: before every call the kernel's peak-RSS mark is reset
+Memory is measured in a separate pass, each extractor in a fresh Python process of its
+own (``--memory-worker``) over the same sample of the pages: before every call the kernel's peak-RSS mark is reset
 (``/proc/self/clear_refs`` = 5) after freed heap pages are handed back to the kernel
 (``gc.collect()`` + glibc ``malloc_trim(0)``), and the page's figure is VmHWM after the
 call minus VmRSS before it: the resident memory the call added at its peak, C
@@ -30,9 +30,12 @@ import argparse
 import ctypes
 import gc
 import json
+import logging
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from dataclasses import dataclass, field
@@ -188,30 +191,37 @@ def peaks_per_page(fn: Extractor, pages: list[tuple[str, str | None]], use_rss: 
     return peaks
 
 
-def measure_memory_in_child(factory: Callable[[], Extractor], pages: list[tuple[str, str | None]],
-                            use_rss: bool) -> list[float]:
-    """Run ``peaks_per_page`` in a forked child so no extractor inherits another's heap.
+def measure_memory_in_worker(name: str, pages: list[tuple[str, str | None]], use_rss: bool) -> list[float]:
+    """Run ``peaks_per_page`` for one extractor in a fresh Python process (``--memory-worker``).
 
-    The extractor is imported in the child; an ImportError there gives an empty list.
+    A fresh process, not a fork: a forked child would inherit this process's heap, full of
+    free chunks left by loading and decoding, and could fill them without its RSS showing it.
     """
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # child
-        os.close(read_end)
-        try:
-            fn = factory()
-            fn(*pages[0])
-            payload = json.dumps(peaks_per_page(fn, pages, use_rss)).encode()
-        except BaseException as error:  # noqa: BLE001 - report, never continue the parent's code
-            payload = json.dumps({"error": repr(error)}).encode()
-        with os.fdopen(write_end, "wb") as out:
-            out.write(payload)
-        os._exit(0)
-    os.close(write_end)
-    with os.fdopen(read_end, "rb") as source:
-        data = json.loads(source.read() or b"[]")
-    os.waitpid(pid, 0)
-    return data if isinstance(data, list) else []
+    with tempfile.TemporaryDirectory() as tmp:
+        pages_file = os.path.join(tmp, "pages.json")
+        with open(pages_file, "w", encoding="utf-8") as out:
+            json.dump(pages, out)
+        command = [sys.executable, os.path.abspath(__file__), "--memory-worker", name,
+                   "--pages-file", pages_file] + ([] if use_rss else ["--tracemalloc"])
+        done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"{name}: memory pass failed: {done.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
+        return []
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def memory_worker(name: str, pages_file: str, use_rss: bool) -> int:
+    """The ``--memory-worker`` process: print the per-page peaks of one extractor as JSON."""
+    logging.disable(logging.CRITICAL)
+    with open(pages_file, encoding="utf-8") as source:
+        pages = [tuple(page) for page in json.load(source)]
+    fn = CONTESTANTS[name][0]()
+    try:
+        fn(*pages[0])
+    except Exception:  # noqa: BLE001 - the warm-up only loads lazy imports
+        pass
+    print(json.dumps(peaks_per_page(fn, pages, use_rss)))
+    return 0
 
 
 def sample(pages: list, count: int) -> list:
@@ -280,7 +290,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="pages per extractor in the memory pass (0 = skip it)")
     parser.add_argument("--check", action="store_true", help="exit 1 when a speed goal is missed")
     parser.add_argument("--json-out", help="also write the figures to this JSON file")
+    parser.add_argument("--memory-worker", help=argparse.SUPPRESS)
+    parser.add_argument("--pages-file", help=argparse.SUPPRESS)
+    parser.add_argument("--tracemalloc", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.memory_worker:
+        return memory_worker(args.memory_worker, args.pages_file, not args.tracemalloc)
+    logging.disable(logging.CRITICAL)  # peers log tracebacks of pages they fail on; crashes are counted
 
     shared = common.shared_dir(args.shared)
     common.skip_without_shared(shared)
@@ -291,15 +307,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"speed: {described}; CPU time per call (time.process_time), one process, {sys.version.split()[0]}")
 
     use_rss = rss_method_works()
-    memory_label = ("peak RSS added per call (VmHWM after - VmRSS before), forked child per extractor"
+    memory_label = ("peak RSS added per call (VmHWM after - VmRSS before), fresh process per extractor"
                     if use_rss else "tracemalloc peak per call (Python allocations only)")
     memory_pages = sample(pages, args.memory_pages)
-    # Memory first, in children forked before any extractor has run here: the parent's heap then
-    # holds live page strings, not free chunks a child could reuse without its RSS showing it.
-    peaks_by_name = {}
-    for name, (factory, _) in CONTESTANTS.items():
-        if memory_pages:
-            peaks_by_name[name] = measure_memory_in_child(factory, memory_pages, use_rss)
+    peaks_by_name = {name: measure_memory_in_worker(name, memory_pages, use_rss)
+                     for name in CONTESTANTS if memory_pages}
     timings: dict[str, Timing] = {}
     for name, (factory, distribution) in CONTESTANTS.items():
         try:
