@@ -10,6 +10,10 @@ Two readings, both bounded to about ``max_chars`` characters:
 """
 from __future__ import annotations
 
+import bisect
+import weakref
+from dataclasses import dataclass
+from itertools import accumulate
 from typing import Callable
 
 import lxml.etree
@@ -18,6 +22,11 @@ import lxml.html
 # Elements whose text a reader never sees.
 _HIDDEN_PARENTS = frozenset({"script", "style", "noscript"})
 _BODY_TEXTS = lxml.etree.XPath("descendant::body/descendant::text()", smart_strings=False)
+_BODY_TEXT_NODES = lxml.etree.XPath("descendant::body/descendant::text()")
+# Per tree: the body texts, joined for word search.
+_BODY_INDEXES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+# Up to this many text nodes are fetched by position (a pass over the texts each).
+_MAX_BY_POSITION = 3
 _HIDDEN_BODY_TEXTS = lxml.etree.XPath(
     "descendant::body/descendant::script/text()|descendant::body/descendant::style/text()"
     "|descendant::body/descendant::noscript/text()", smart_strings=False)
@@ -29,13 +38,58 @@ _VISIBLE_BODY_TEXTS = lxml.etree.XPath(
 _XML_SPACE = " \t\r\n"
 
 
+def body_texts(root: lxml.html.HtmlElement) -> list[str]:
+    """Every text node of <body>, hidden ones too, in document order (cached per tree)."""
+    return _body_index(root).texts
+
+
+def texts_containing(root: lxml.html.HtmlElement, word: str) -> list[int]:
+    """Indexes in ``body_texts`` of the texts holding ``word`` (found with str.find)."""
+    index = _body_index(root)
+    found: list[int] = []
+    position = index.joined.find(word)
+    while position >= 0:
+        found.append(bisect.bisect_right(index.starts, position) - 1)
+        next_text = found[-1] + 1
+        if next_text >= len(index.starts):
+            break
+        position = index.joined.find(word, index.starts[next_text])
+    return found
+
+
+def body_text_nodes(root: lxml.html.HtmlElement, indexes: list[int]) -> list:
+    """The text nodes at these indexes of ``body_texts``, as lxml smart strings."""
+    if len(indexes) > _MAX_BY_POSITION:
+        wanted = set(indexes)
+        return [node for index, node in enumerate(_BODY_TEXT_NODES(root)) if index in wanted]
+    expression = "|".join(f"(descendant::body/descendant::text())[{index + 1}]" for index in indexes)
+    return lxml.etree.XPath(expression)(root) if expression else []
+
+
+@dataclass(frozen=True)
+class _BodyIndex:
+    texts: list[str]
+    joined: str  # the texts joined by NUL, which no text holds
+    starts: list[int]  # offset of each text in ``joined``
+
+
+def _body_index(root: lxml.html.HtmlElement) -> _BodyIndex:
+    index = _BODY_INDEXES.get(root)
+    if index is None:
+        texts = _BODY_TEXTS(root)
+        starts = [0]
+        starts += accumulate(len(text) + 1 for text in texts[:-1])
+        index = _BODY_INDEXES[root] = _BodyIndex(texts, "\0".join(texts), starts[:len(texts)])
+    return index
+
+
 def visible_runs(root: lxml.html.HtmlElement, max_chars: int) -> list[str]:
     """Visible body texts, whitespace collapsed, until their length passes ``max_chars``."""
     hidden = [text for text in _HIDDEN_BODY_TEXTS(root) if text.strip(_XML_SPACE)]
     hidden_set = set(hidden)
     runs: list[str] = []
     size, next_hidden = 0, 0
-    for text in _BODY_TEXTS(root):
+    for text in body_texts(root):
         if next_hidden < len(hidden) and text == hidden[next_hidden]:
             next_hidden += 1
             continue

@@ -18,6 +18,7 @@ import lxml.html
 
 from .metadata import PageMeta
 from .named_attributes import select_attributes, words_in_values
+from .page_texts import body_text_nodes, body_texts, texts_containing
 from .options import DEFAULT_OPTIONS, ExtractOptions
 
 # Words (case-sensitive) of class and id values naming a title or headline, and the itemprop
@@ -30,9 +31,8 @@ _INVISIBLE_TAGS = frozenset({"script", "style", "noscript", "template", "head", 
 # Per tree: (page, options, reference titles, headline element, byline anchor), so the
 # title, date and author searches of one page find the headline once.
 _HEADLINES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
-# Text nodes of at least $n chars that start a given title ($t), outside <head>.
-_TEXT_STARTING = lxml.etree.XPath(
-    "//body//text()[string-length(normalize-space(.)) >= $n][starts-with($t, normalize-space(.))]")
+# Runs of the whitespace of XPath normalize-space().
+_XML_SPACE_RE = re.compile(r"[ \t\r\n]+")
 # Text of an element outside the scripts and styles it holds.
 _OWN_VISIBLE_TEXT = lxml.etree.XPath(".//text()[not(parent::script) and not(parent::style)]",
                                      smart_strings=False)
@@ -141,7 +141,7 @@ def _element_with_text(root: lxml.html.HtmlElement, references: list[str],
         if len(reference) < options.title_min_chars:
             continue
         shortest = max(options.title_min_chars, int(options.title_min_share * len(reference)))
-        for text in _TEXT_STARTING(root, t=reference, n=options.title_min_chars):
+        for text in _texts_starting(root, reference, options.title_min_chars):
             own = " ".join(text.split())
             if len(own) < shortest and not _TITLE_SEPARATOR_RE.match(reference, len(own)):
                 continue  # short and not a whole part of the title: a breadcrumb word
@@ -158,6 +158,24 @@ def _element_with_text(root: lxml.html.HtmlElement, references: list[str],
         if best is not None:
             return best
     return None
+
+
+def _texts_starting(root: lxml.html.HtmlElement, reference: str, min_chars: int) -> list:
+    """Body text nodes of at least ``min_chars`` that start ``reference``, whitespace normalized.
+
+    Such a text holds the first word of the reference's first ``min_chars``
+    characters: only the texts holding it are normalized and compared.
+    """
+    words = reference[:min_chars].split()
+    if not words:
+        return []
+    texts = body_texts(root)
+    found = []
+    for index in texts_containing(root, words[0]):
+        own = _XML_SPACE_RE.sub(" ", texts[index]).strip(" ")
+        if len(own) >= min_chars and reference.startswith(own):
+            found.append(index)
+    return body_text_nodes(root, found)
 
 
 def _is_heading(element: lxml.html.HtmlElement | None) -> bool:
