@@ -22,11 +22,14 @@ from .crawl_patterns import (
     NUMERIC_ID_RE,
     SLUG_RE,
 )
+from .extract.confidence import weighted_length
+from .extract.options import ExtractOptions
 from .extract.result import ExtractResult
 
 ARTICLE = "article"
 LIST = "list"
 UNKNOWN = "unknown"
+_EXTRACT_DEFAULTS = ExtractOptions()
 _LETTER_RE = re.compile(r"[^\W\d_]")
 _DATE_NUMBER_RE = re.compile(r"^(19|20)\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])?$")
 
@@ -38,7 +41,8 @@ class ClassifyOptions:
     # > 0.7, article pages < 0.3 including their navigation.
     max_link_density: float = 0.5
     # An unknown-URL page without article markup needs this many main-text characters and a
-    # publish date to count as an article (chars; two short paragraphs).
+    # publish date to count as an article (chars, a CJK character counting as the extractor's
+    # cjk_char_weight; two short paragraphs).
     min_unknown_chars: int = 300
     # ... or, without a date, this extractor confidence (ExtractResult.score, 0..1): about 850+ chars in
     # 4+ paragraphs at low link density. 0.7: undated articles of dragnet (../shared/eval) score 0.72-0.80,
@@ -105,7 +109,7 @@ def _page_signals(result: ExtractResult) -> tuple[bool, bool]:
 
 def _passes_unknown_test(result: ExtractResult, options: ClassifyOptions) -> bool:
     """Enough page evidence without URL or markup saying article: a date and some text, or a confident extractor."""
-    if result.published and len(result.text) >= options.min_unknown_chars:
+    if result.published and weighted_length(result.text, _EXTRACT_DEFAULTS) >= options.min_unknown_chars:
         return True
     return result.score >= options.min_unknown_score
 

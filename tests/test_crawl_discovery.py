@@ -175,6 +175,7 @@ def _result(**changes) -> ExtractResult:
     (_result(published=None, score=0.5), UNKNOWN, "not_article"),
     (_result(published=None, score=0.8), UNKNOWN, None),
     (_result(text="short text", score=0.3), UNKNOWN, "not_article"),
+    (_result(text="港口重新开放" * 20, score=0.3), UNKNOWN, None),  # 120 CJK chars weigh 360
 ])
 def test_judge_page(result, url_kind, reason):
     assert judge_page(result, url_kind) == reason
