@@ -238,6 +238,9 @@ TEXT_DATE_PATTERNS = (
                r"(?P<day>3[01]|[12]\d|0?[1-9])\s*[日号]" + _TIME),
 )
 
+# The patterns above that need "年" or "년" after the year: texts without them skip these.
+CJK_YEAR_DATE_PATTERNS = (TEXT_DATE_PATTERNS[1], TEXT_DATE_PATTERNS[6])
+
 # Machine-readable dates (meta, JSON-LD, datetime attributes) accept the ISO pattern,
 # compact "20180902", the CJK form and RFC 2822 ("Sun, 02 Sep 2018 10:40:00 +0800").
 COMPACT_DATE_RE = re.compile(r"^(?P<year>(?:19|20)\d{2})(?P<month>1[0-2]|0[1-9])(?P<day>3[01]|[12]\d|0[1-9])"

@@ -34,6 +34,8 @@ _JSONLD_TEXT = lxml.etree.XPath("descendant::script[@type='application/ld+json']
 _SCRIPT_TEXT = lxml.etree.XPath("descendant::script[not(@src)]/text()", smart_strings=False)
 # Characters around a year searched for its date and the publish label before it.
 _LABEL_REACH_CHARS = 48
+# Characters of a date-named box's text searched for its date.
+_DATE_BOX_TEXT_CHARS = 300
 # Texts longer than this are searched for dates only around their years (chars): below it
 # one pass of each pattern is cheaper than finding the years first.
 _WINDOWED_TEXT_CHARS = 1000
@@ -205,12 +207,19 @@ def iter_text_dates(text: str, lang: str | None = None) -> list[tuple[int, int, 
     (spans of ``_DATE_REACH_*`` chars; exact while whitespace runs are short, as
     in collapsed page text).
     """
-    found: list[tuple[int, int, FoundDate]] = []
     spans = _year_spans(text)
-    if not spans:
-        return found
+    return _dates_in_spans(text, spans, lang) if spans else []
+
+
+def _dates_in_spans(text: str, spans: list[tuple[int, int]],
+                    lang: str | None) -> list[tuple[int, int, FoundDate]]:
+    """The dates of ``iter_text_dates`` that lie in these (disjoint) spans of ``text``."""
+    found: list[tuple[int, int, FoundDate]] = []
     taken: list[tuple[int, int]] = []
+    cjk = "年" in text or "년" in text
     for pattern in dp.TEXT_DATE_PATTERNS:
+        if pattern in dp.CJK_YEAR_DATE_PATTERNS and not cjk:
+            continue
         for span_start, span_end in spans:
             for match in pattern.finditer(text, span_start, span_end):
                 start, end = match.span()
@@ -230,14 +239,48 @@ def _year_spans(text: str) -> list[tuple[int, int]]:
     if len(text) <= _WINDOWED_TEXT_CHARS:
         return [(0, len(text))] if dp.HAS_YEAR_RE.search(text) else []
     spans: list[tuple[int, int]] = []
-    for year in dp.HAS_YEAR_RE.finditer(text):
-        start = max(0, year.start() - _DATE_REACH_BEFORE)
-        end = year.end() + _DATE_REACH_AFTER
+    for year_start, year_end in _year_matches(text):
+        start = max(0, year_start - _DATE_REACH_BEFORE)
+        end = year_end + _DATE_REACH_AFTER
         if spans and start <= spans[-1][1]:
             spans[-1] = (spans[-1][0], end)
         else:
             spans.append((start, end))
     return spans
+
+
+def _year_matches(text: str) -> list[tuple[int, int]]:
+    """The (start, end) spans of ``HAS_YEAR_RE.finditer(text)``, found with ``str.find``.
+
+    The regex tries both alternatives at every character (~1 ms on 10,000 chars);
+    here "19"/"20" and "年" are found first and the regex's leftmost,
+    non-overlapping choice is replayed on those places only.
+    """
+    candidates: list[tuple[int, int]] = []
+    for century in ("19", "20"):  # (?:19|20)\d{2}
+        position = text.find(century)
+        while position >= 0:
+            digits = text[position + 2:position + 4]
+            if len(digits) == 2 and digits.isdecimal():
+                candidates.append((position, position + 4))
+            position = text.find(century, position + 1)
+    position = text.find("年")  # \d{2}\s*年
+    while position >= 0:
+        start = position
+        while start > 0 and text[start - 1].isspace():
+            start -= 1
+        digits = text[start - 2:start] if start >= 2 else ""
+        if digits.isdecimal():
+            candidates.append((start - 2, position + 1))
+        position = text.find("年", position + 1)
+    candidates.sort()
+    matches: list[tuple[int, int]] = []
+    taken_until = 0
+    for start, end in candidates:
+        if start >= taken_until:
+            matches.append((start, end))
+            taken_until = end
+    return matches
 
 
 def _footer_start(text: str) -> int | None:
@@ -490,11 +533,37 @@ def _split_dates(text: str, lang: str | None, bounds: _Bounds,
 
 def _pick_in_text(text: str, lang: str | None, bounds: _Bounds,
                   labelled_only: bool = False) -> Iterator[FoundDate]:
-    """Dates of one text: labelled publish dates first, then (unless told not to) the others."""
-    labelled, plain = _split_dates(text, lang, bounds)
-    yield from labelled
+    """Dates of one text: labelled publish dates first, then (unless told not to) the others.
+
+    The same dates as ``_split_dates``, found lazily span by span around the years:
+    labelled ones only in spans with a label word, the others until the caller stops.
+    """
+    footer = _footer_start(text)
+    if footer is not None:
+        text = text[:footer]
+    spans = _year_spans(text)
+    if not spans:
+        return
+    found_in: dict[int, list[tuple[int, int, FoundDate]]] = {}
+
+    def kinds(index: int) -> Iterator[tuple[bool, FoundDate]]:
+        if index not in found_in:
+            found_in[index] = _dates_in_spans(text, [spans[index]], lang)
+        for start, _end, found in found_in[index]:
+            if not bounds.accept(found):
+                continue
+            context = text[:start][-16:]
+            if not dp.NOT_PUBLISH_CONTEXT_RE.search(context):
+                yield bool(dp.PUBLISH_LABEL_RE.search(context)), found
+
+    labels = _label_starts(text)
+    for index, (span_start, span_end) in enumerate(spans):
+        first = bisect.bisect_left(labels, span_start - 16)
+        if first < len(labels) and labels[first] < span_end:
+            yield from (found for labelled, found in kinds(index) if labelled)
     if not labelled_only:
-        yield from plain
+        for index in range(len(spans)):
+            yield from (found for labelled, found in kinds(index) if not labelled)
 
 
 def _from_date_classes(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
@@ -510,13 +579,29 @@ def _from_date_classes(root: lxml.html.HtmlElement, lang: str | None, bounds: _B
             return
         if _in_foreign_block(element):
             continue
-        text = " ".join(element.text_content().split())[:300]
+        text = _leading_text(element, _DATE_BOX_TEXT_CHARS)
         found_in_text = False
         for found in _pick_in_text(text, lang, bounds):
             found_in_text = True
             yield found
         if not found_in_text:
             yield _element_date(element, lang, text_too=False)
+
+
+def _leading_text(element: lxml.html.HtmlElement, limit: int) -> str:
+    """The first ``limit`` chars of the element's whitespace-collapsed text.
+
+    Reads text nodes only until enough is collected: a date-named box can be a
+    wrapper of the whole article.
+    """
+    pieces: list[str] = []
+    size = 0
+    for piece in element.itertext():
+        pieces.append(piece)
+        size += len(piece)
+        if size > limit and len(" ".join("".join(pieces).split())) >= limit:
+            break
+    return " ".join("".join(pieces).split())[:limit]
 
 
 def _date_box_names(values: set[str]) -> set[str]:
@@ -542,9 +627,9 @@ def _from_labelled_text(root: lxml.html.HtmlElement, lang: str | None, bounds: _
     labels = _label_starts(text)
     if not labels:
         return
-    for year in dp.HAS_YEAR_RE.finditer(text):
-        start = max(0, year.start() - _LABEL_REACH_CHARS)
-        end = year.end() + _LABEL_REACH_CHARS
+    for year_start, year_end in _year_matches(text):
+        start = max(0, year_start - _LABEL_REACH_CHARS)
+        end = year_end + _LABEL_REACH_CHARS
         first = bisect.bisect_left(labels, start)
         if first == len(labels) or labels[first] >= end:
             continue  # no publish label in this window: it holds no labelled date
