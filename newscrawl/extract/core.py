@@ -10,6 +10,7 @@ from .dates import find_published
 from .density import DensityTable
 from .dom import clean_tree, decode_html, looks_binary, parse_html
 from .language import guess_language
+from .limits import Deadline, too_many_attributes, too_many_elements
 from .metadata import PageMeta, read_page_meta
 from .methods import check_algorithm, select_content
 from .options import ExtractOptions, make_options
@@ -49,6 +50,7 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
     """
     check_algorithm(algorithm)
     opts: ExtractOptions = make_options(**options)
+    deadline = Deadline(opts.max_seconds)
     if html is None or len(html) == 0:
         return _no_article(url, "empty_input")
     if len(html) > opts.max_input_chars:
@@ -56,9 +58,13 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
     text_html = _decode(html, encoding)
     if text_html is None:
         return _no_article(url, "not_html")
+    if too_many_attributes(text_html, opts.max_attributes_per_element):
+        return _no_article(url, "too_large")
     root = parse_html(text_html)
     if root is None:
         return _no_article(url, "no_body")
+    if too_many_elements(root, opts.max_elements) or deadline.passed():
+        return _no_article(url, "too_large")
 
     page = read_page_meta(root)
     title = find_title(root, page)
@@ -67,9 +73,11 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
 
     if opts.content_blocks:
         remove_noise_blocks(root, opts)
+    if deadline.passed():
+        return _no_article(url, "too_large", title, published, page.lang, page, authors)
     clean_tree(root, opts)
     table = DensityTable(root)
-    if len(table.elements) > opts.max_elements:
+    if len(table.elements) > opts.max_elements or deadline.passed():
         return _no_article(url, "too_large", title, published, page.lang, page, authors)
     selection = select_content(algorithm, template, text_html, table, opts)
     if not selection.nodes:

@@ -17,6 +17,14 @@ class ExtractOptions:
     max_input_chars: int = 12_000_000
     # Elements above this count are not scored (reason "too_large"); bounded time.
     max_elements: int = 300_000
+    # A start tag with more attributes than this is refused before parsing (reason "too_large"):
+    # libxml2 checks attribute names pairwise, 20,000 on one element took 3.5 s and 50,000 took 32 s
+    # (lxml 6.1.3, 2 cores, tests/test_extract_limits.py, 2026-11-23); real pages stay under 100.
+    max_attributes_per_element: int = 2_000
+    # Wall-clock budget of one extract call, in seconds, read between steps (parse, metadata,
+    # cleaning, scoring); past it the page gets reason "too_large". 30 s is ~1000x the median page
+    # (benchmarks/speed.py) and keeps one hostile page from stalling a crawl worker.
+    max_seconds: float = 30.0
 
     # --- pre-cleaning -------------------------------------------------------
     # Remove blocks whose class/id names boilerplate (Readability's unlikely-candidate rule).
