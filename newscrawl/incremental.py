@@ -18,7 +18,7 @@ nothing: the article is not in the state, so the next run fetches it again.
 
 Feeds, sitemaps and start pages are fetched every run, with ``If-None-Match``
 / ``If-Modified-Since`` when the server gave validators; on 304 the stored
-body is replayed (:class:`ConditionalRequestMiddleware`). Article URLs the
+body is replayed (``conditional.ConditionalRequestMiddleware``). Article URLs the
 state knows are not requested again (:class:`KnownArticleMiddleware`).
 """
 from __future__ import annotations
@@ -29,22 +29,17 @@ from weakref import WeakKeyDictionary
 
 from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
-from scrapy.http import Request, Response
-from scrapy.responsetypes import responsetypes
+from scrapy.http import Request
 
 from .counters import count
 from .fingerprint import NEAR_DUPLICATE_JACCARD, Fingerprint, fingerprint_text
 from .items import ArticleItem
 from .jsonl import repair_output
 from .lock import acquire, lock_path_for
-from .state import DEFAULT_STATE_PATH, ArticleRecord, CachedListing, SqliteState, utc_now
+from .state import DEFAULT_STATE_PATH, ArticleRecord, SqliteState, utc_now
 from .urls import canonicalize
 
 logger = logging.getLogger(__name__)
-
-LISTING_SOURCES = ("feed", "sitemap")
-# Listing bodies above this size are not kept for 304 replay (so no validators are sent for them), bytes.
-MAX_CACHED_LISTING_BYTES = 4 * 1024 * 1024
 
 _ledgers: WeakKeyDictionary = WeakKeyDictionary()  # crawler -> Ledger
 
@@ -103,7 +98,9 @@ class Ledger:
             return "duplicate"
         if self.backend.is_known(item.canonical_url) or self.backend.is_known(canonicalize(item.url)):
             return "known"
-        fingerprint = fingerprint_text(item.text or "")
+        fingerprint = getattr(item, "text_fingerprint", None)  # computed in an extraction worker
+        if fingerprint is None:
+            fingerprint = fingerprint_text(item.text or "")
         if fingerprint is not None:
             item.duplicate_of = self._first_copy(fingerprint)
         record = record_of(item, fingerprint, utc_now())
@@ -270,73 +267,3 @@ class KnownArticleMiddleware:
         async for entry in result:
             if self._keep(entry):
                 yield entry
-
-
-def _is_conditional(request: Request) -> bool:
-    meta = request.meta
-    source = meta.get("newscrawl_source")
-    return source in LISTING_SOURCES or (source == "page" and meta.get("newscrawl_depth", 0) == 0)
-
-
-class ConditionalRequestMiddleware:
-    """Downloader middleware: conditional GETs for feeds, sitemaps and start pages; 304 replays the stored body.
-
-    Sits below HttpCompressionMiddleware (590) so it stores decompressed bodies,
-    and above StripNoiseMiddleware (580) so a replayed page is stripped as usual.
-    """
-
-    def __init__(self, crawler, max_bytes: int):
-        self.crawler = crawler
-        self.max_bytes = max_bytes
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        settings = crawler.settings
-        if not settings.getbool("NEWSCRAWL_STATE_ENABLED", True) or not settings.getbool(
-                "NEWSCRAWL_CONDITIONAL_ENABLED", True):
-            raise NotConfigured
-        return cls(crawler, settings.getint("NEWSCRAWL_MAX_CACHED_LISTING_BYTES", MAX_CACHED_LISTING_BYTES))
-
-    def process_request(self, request: Request):
-        if not _is_conditional(request):
-            return None
-        cached = ledger_for(self.crawler).backend.listing(request.url)
-        if cached is None:
-            return None
-        if cached.etag:
-            request.headers.setdefault(b"If-None-Match", cached.etag)
-        if cached.last_modified:
-            request.headers.setdefault(b"If-Modified-Since", cached.last_modified)
-        return None
-
-    def process_response(self, request: Request, response: Response):
-        if not _is_conditional(request):
-            return response
-        backend = ledger_for(self.crawler).backend
-        site = request.meta.get("newscrawl_site")
-        if response.status == 304:
-            cached = backend.listing(request.url)
-            if cached is None:
-                return response
-            count(self.crawler.stats, "conditional/not_modified", site)
-            return self._replay(request, response, cached)
-        if response.status == 200:
-            etag = response.headers.get(b"ETag")
-            modified = response.headers.get(b"Last-Modified")
-            if (etag or modified) and len(response.body) <= self.max_bytes:
-                content_type = response.headers.get(b"Content-Type")
-                backend.save_listing(CachedListing(request.url, _text(etag), _text(modified), _text(content_type),
-                                                   response.body))
-                count(self.crawler.stats, "conditional/stored", site)
-        return response
-
-    @staticmethod
-    def _replay(request: Request, response: Response, cached: CachedListing) -> Response:
-        headers = {"Content-Type": cached.content_type} if cached.content_type else {}
-        cls = responsetypes.from_args(headers=headers, url=response.url, body=cached.body)
-        return cls(url=response.url, status=200, headers=headers, body=cached.body, request=request,
-                   flags=[*response.flags, "not_modified"])
-
-
-def _text(value: bytes | None) -> str | None:
-    return value.decode("latin-1") if value else None

@@ -41,7 +41,7 @@ DOWNLOADER_MIDDLEWARES = {
     # above stripping (580): reads script signals of render: auto pages; counts renders
     "newscrawl.render.middleware.RenderMiddleware": 583,
     # between compression (590) and stripping (580): stores raw listing bodies, replays them on 304
-    "newscrawl.incremental.ConditionalRequestMiddleware": 585,
+    "newscrawl.conditional.ConditionalRequestMiddleware": 585,
 }
 SPIDER_MIDDLEWARES = {"newscrawl.incremental.KnownArticleMiddleware": 800}
 ITEM_PIPELINES = {
