@@ -8,7 +8,9 @@ sites file shares:
 - the incremental state (:class:`RedisState`, keys under
   ``NEWSCRAWL_REDIS_PREFIX``), so each article is emitted by one crawler, once
   across runs: a crawler *claims* an article (``SET NX`` with an expiry) before
-  writing it, and records it after its output was synced;
+  writing it, and records it after its output was synced; its fingerprint is
+  indexed at claim time, so a near-duplicate handled by another crawler a
+  moment later is marked;
 - a busy flag per crawler, so a crawler closes only when the shared queue has
   been empty and no crawler was busy for ``NEWSCRAWL_REDIS_IDLE_SECONDS``
   (:class:`RedisIdleCloseExtension`).
@@ -76,12 +78,25 @@ class RedisState:
         if self.redis.hexists(self._key("articles"), record.canonical_url):
             return False
         claim = self._key(f"claim:{url_key(record.canonical_url)}")
-        return bool(self.redis.set(claim, self.owner, nx=True, ex=CLAIM_SECONDS))
+        if not self.redis.set(claim, self.owner, nx=True, ex=CLAIM_SECONDS):
+            return False
+        self._index(self.redis.pipeline(transaction=False), record).execute()
+        return True
+
+    def _index(self, pipe, record: ArticleRecord):
+        """Make the article findable as a near-duplicate by every crawler from now on (claim time)."""
+        fingerprint = record.fingerprint
+        if fingerprint:
+            value = json.dumps({"signature": fingerprint.signature.hex(), "duplicate_of": record.duplicate_of})
+            pipe.hsetnx(self._key("signatures"), record.canonical_url, value)
+            for band in fingerprint.bands:
+                pipe.hsetnx(self._key("bands"), band, record.canonical_url)
+        return pipe
 
     def near_duplicate_of(self, fingerprint: Fingerprint, threshold: float) -> str | None:
         firsts = [c for c in self.redis.hmget(self._key("bands"), fingerprint.bands) if c]
         for canonical in dict.fromkeys(firsts):
-            raw = self.redis.hget(self._key("articles"), canonical)
+            raw = self.redis.hget(self._key("signatures"), canonical)
             if not raw:
                 continue
             stored = json.loads(raw)
@@ -93,13 +108,11 @@ class RedisState:
                      committed: int | None = None) -> None:
         pipe = self.redis.pipeline(transaction=True)
         for record in records:
-            fingerprint = record.fingerprint
             value = {"url": record.url, "site": record.site, "first_seen": record.first_seen,
-                     "duplicate_of": record.duplicate_of, "signature": fingerprint.signature.hex() if fingerprint else None}
+                     "duplicate_of": record.duplicate_of}
             pipe.hsetnx(self._key("articles"), record.canonical_url, json.dumps(value))
             pipe.sadd(self._key("urls"), *record.keys())
-            for band in fingerprint.bands if fingerprint else ():
-                pipe.hsetnx(self._key("bands"), band, record.canonical_url)
+            self._index(pipe, record)  # again, for articles recovered from an output (never claimed)
             pipe.delete(self._key(f"claim:{url_key(record.canonical_url)}"))
         if output is not None and committed is not None:
             pipe.hset(self.outputs_key, output, committed)

@@ -72,6 +72,8 @@ def test_two_crawlers_share_one_queue_and_emit_each_article_once(redis_url, tmp_
         canonicals = [item["canonical_url"] for item in first + second]
         assert sorted(canonicals) == sorted(web.all_urls())  # each article exactly once
         assert first and second  # both crawlers took work from the shared queue
+        marked = [item for item in first + second if item["duplicate_of"]]
+        assert len(marked) == 1 and marked[0]["duplicate_of"] in canonicals  # the syndicated copy, via Redis
         article_fetches = [r.path for r in web.requests if r.path.endswith(".html")]
         assert len(article_fetches) == 8  # no page fetched by both
         (later,) = _crawl_together(sites, tmp_path, ["later"], settings)
