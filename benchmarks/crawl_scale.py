@@ -175,8 +175,11 @@ def run_crawl(label: str, sites_file: Path, workdir: Path, settings: dict, serve
     if process.returncode != 0:
         raise SystemExit(f"crawl '{label}' failed with code {process.returncode}; see {log.name}")
     summary = json.loads(output.with_name(output.stem + ".summary.json").read_text(encoding="utf-8"))
-    return Run(label, summary["totals"]["pages"], summary["totals"]["articles"], summary["elapsed_seconds"],
-               rss_10, rss_end)
+    run = Run(label, summary["totals"]["pages"], summary["totals"]["articles"], summary["elapsed_seconds"],
+              rss_10, rss_end)
+    print(f"{run.label}: {run.pages} pages in {run.seconds:.1f} s, {run.pages_per_s:.1f} pages/s, peak RSS "
+          f"{run.rss_10 / 1024:.0f} MB at 10%, {run.rss_end / 1024:.0f} MB at 100%", flush=True)
+    return run
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -191,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     per_site = 1 + options.sections * (1 + options.articles)
     total_pages = per_site * options.sites
     print(f"loopback web: {options.sites} sites x {per_site} pages = {total_pages} pages "
-          f"({options.sites * options.sections * options.articles} articles)")
+          f"({options.sites * options.sections * options.articles} articles)", flush=True)
     context = multiprocessing.get_context("fork")
     served = context.Value("q", 0, lock=False)
     parent, child = context.Pipe()
