@@ -12,6 +12,7 @@ import functools
 import re
 import unicodedata
 import weakref
+from typing import Iterator
 
 import lxml.etree
 import lxml.html
@@ -230,13 +231,20 @@ def following_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -
     Walks siblings, then the parents' siblings, so only the window is visited.
     ``skip(element)`` drops whole blocks (comments, link lists).
     """
+    return list(iter_following_texts(element, max_chars, skip))
+
+
+def iter_following_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -> Iterator[str]:
+    """The runs of ``following_texts``, walked only as far as the caller reads."""
     runs: list[str] = []
     size = 0
     node = element
     while node is not None and size < max_chars:
         size = _add_run(runs, node.tail, size)
+        yield from runs
+        runs.clear()
         if size >= max_chars:
-            return runs
+            return
         for sibling in node.itersiblings():
             stack = [(sibling, False)]
             while stack:
@@ -253,10 +261,11 @@ def following_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -
                         stack.extend((child, False) for child in reversed(item))
                 if text:
                     size = _add_run(runs, text, size)
+                    yield from runs
+                    runs.clear()
                     if size >= max_chars:
-                        return runs
+                        return
         node = node.getparent()
-    return runs
 
 
 def preceding_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -> list[str]:
