@@ -2,8 +2,11 @@
 from datetime import datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from newscrawl.extract.dates import find_published, iter_text_dates, parse_date
+from newscrawl.extract import date_patterns
+from newscrawl.extract.dates import _year_matches, find_published, iter_text_dates, parse_date
 from newscrawl.extract.dom import parse_html
 from newscrawl.extract.metadata import read_page_meta
 
@@ -149,3 +152,42 @@ def test_rfc2822_and_compact_forms():
 
 def test_no_page():
     assert find_published(None, read_page_meta(parse_html("<p>x</p>")), None) is None
+
+
+# --- bounded searches: the fast paths find what the plain regex passes find
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789 19 20 年\n\t\u3000a-/.Sep٢", max_size=60))
+def test_year_places_match_the_year_regex(text):
+    assert _year_matches(text) == [m.span() for m in date_patterns.HAS_YEAR_RE.finditer(text)]
+
+
+def test_long_text_searched_around_its_years_finds_every_date():
+    filler = "No date here at all, only words and numbers like 42 and 7.\n" * 40
+    text = f"{filler}Posted 2 September 2018\n{filler}2019-03-04 10:40\n{filler}2020年5月6日"
+    assert len(text) > 3000
+    assert [found.iso() for _, _, found in iter_text_dates(text)] == [
+        "2018-09-02", "2019-03-04T10:40:00", "2020-05-06"]
+
+
+def test_labelled_date_far_down_the_page_beats_an_earlier_plain_one():
+    filler = "".join(f"<p>Paragraph {i} of the story, long enough to count as prose text.</p>"
+                     for i in range(60))
+    html = page(body=f"<div>Archive 2017-01-05</div>{filler}<div>Published: 2018-09-02</div>")
+    assert published(html) == "2018-09-02"
+
+
+def test_first_text_date_outside_links_and_comment_blocks():
+    body = ('<div><a href="/old">Old story 2016-04-04</a></div>'
+            '<div class="comment-list"><p>Reader wrote on 2017-05-05</p></div>'
+            "<p>Opened to traffic 2018-09-02 after repairs.</p>")
+    assert published(page(body=body)) == "2018-09-02"
+    # page-wide classes of <body> do not make the whole page a foreign block
+    html = page(body=body).replace("<body>", '<body class="no-sidebars">')
+    assert published(html) == "2018-09-02"
+
+
+def test_date_box_named_by_class_read_from_its_start():
+    long_text = "Words of the article body. " * 200
+    html = page(body=f'<h1>Other headline</h1><div class="post-date">2018-09-02 {long_text}</div>')
+    assert published(html) == "2018-09-02"

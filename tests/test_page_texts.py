@@ -1,0 +1,40 @@
+"""Visible and link-free body text runs for the date search."""
+from newscrawl.extract.dates import _is_foreign
+from newscrawl.extract.dom import parse_html
+from newscrawl.extract.page_texts import link_free_runs, texts_containing, visible_runs, body_texts
+
+
+def tree(body: str, body_attrs: str = ""):
+    return parse_html(f"<html><head><title>t</title><script>var h = 1;</script></head>"
+                      f"<body{body_attrs}>{body}</body></html>")
+
+
+def test_visible_runs_leave_out_scripts_styles_and_noscript():
+    root = tree("<p>One  two\n three</p><script>var x = 2;</script><style>p {}</style>"
+                "<noscript>Enable scripts</noscript><p>Four</p>tail")
+    assert visible_runs(root, 10_000) == ["One two three", "Four", "tail"]
+
+
+def test_visible_runs_when_a_script_text_is_also_shown():
+    root = tree("<p>var x = 2;</p><script>var x = 2;</script><p>after</p>")
+    assert visible_runs(root, 10_000) == ["var x = 2;", "after"]
+
+
+def test_visible_runs_stop_after_passing_the_limit():
+    root = tree("".join(f"<p>paragraph {i}</p>" for i in range(100)))
+    runs = visible_runs(root, 50)
+    assert runs[0] == "paragraph 0" and 4 <= len(runs) <= 5
+
+
+def test_link_free_runs_skip_links_foreign_blocks_and_their_tails():
+    root = tree('<p>Intro <a href="/x">link text</a> after link</p>'
+                '<div class="comment-list"><p>a comment</p></div>comment tail'
+                "<nav><a>Home</a></nav><p>Last words</p>", ' class="no-sidebars"')
+    assert link_free_runs(root, 10_000, _is_foreign) == ["Intro", "Last words"]
+
+
+def test_texts_containing_a_word():
+    root = tree("<p>alpha beta</p><p>gamma</p><p>beta again</p>")
+    texts = body_texts(root)
+    assert [texts[i] for i in texts_containing(root, "beta")] == ["alpha beta", "beta again"]
+    assert texts_containing(root, "delta") == []
