@@ -99,6 +99,8 @@ def site_summaries(stats_dict: dict, close_reason: str) -> dict[str, dict]:
         summary = {"pages": 0, "articles": 0, "dropped": {}, "errors": {}, **_nest(flat)}
         if summary.get("rejected", {}).get("max_pages"):
             summary["stopped"] = "max_pages"
+        elif summary["errors"].get("browser_missing"):
+            summary["stopped"] = "browser_missing"  # render: always without a browser (newscrawl.render)
         else:
             summary["stopped"] = "exhausted" if close_reason == "finished" else f"crawl_closed:{close_reason}"
         summaries[site] = summary

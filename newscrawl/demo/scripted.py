@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import json
 
-from .stories import HARBOR, VALLEY, Story
+from .stories import HARBOR, Story
 from .web import DemoSite, Reply
 
 HANG_SECONDS = 30.0
@@ -104,4 +104,4 @@ def scripted_site(base: str, name: str = "script-gazette", title: str = "Script 
 
 def hanging_site(base: str) -> DemoSite:
     """The script-built site with one page that hangs."""
-    return scripted_site(base, "slow-gazette", "Slow Gazette", VALLEY[:2], hanging=True)
+    return scripted_site(base, "slow-gazette", "Slow Gazette", HARBOR[4:6], hanging=True)

@@ -2,14 +2,15 @@
 
 ``ScrapyPlaywrightDownloadHandler`` subclasses Scrapy's HTTP/1.1 handler and
 sends only requests with ``meta["playwright"]`` to the browser; all others go
-down the plain HTTP/1.1 path unchanged. This subclass remembers when each
-browser context (one per site) last started or finished a page, and every
-few seconds closes the contexts that have no open page and have been idle for
-``NEWSCRAWL_RENDER_IDLE_SECONDS`` (counted in ``newscrawl/render/contexts_closed``).
-A site that renders again later gets a fresh context.
+down the plain HTTP/1.1 path unchanged. This subclass counts each browser
+context's (one per site) requests in flight and when it last finished one,
+and every few seconds closes the contexts with nothing in flight for
+``NEWSCRAWL_RENDER_IDLE_SECONDS`` (counted as ``render/contexts_closed`` of the
+site). A site that renders again later gets a fresh context.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from contextlib import suppress
@@ -22,6 +23,9 @@ from scrapy import signals
 from scrapy.utils.defer import deferred_from_coro
 from scrapy_playwright.handler import DEFAULT_CONTEXT_NAME, ScrapyPlaywrightDownloadHandler
 from twisted.internet import task
+
+from ..counters import count
+from .plan import site_of_context
 
 logger = logging.getLogger(__name__)
 
@@ -43,11 +47,25 @@ async def settle_page(page: Page, timeout_ms: int) -> None:
 
 
 class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
-    """scrapy-playwright's handler with per-site browser contexts closed when their site is idle."""
+    """scrapy-playwright's handler with per-site browser contexts closed when their site is idle.
+
+    PLAYWRIGHT_MAX_CONTEXTS is enforced here, per site and outside the handler's context lock: a
+    site waits for a context slot before its request reaches scrapy-playwright (whose own
+    semaphore would be awaited while holding the lock that every other site's pages need too),
+    and gives the slot back when its context is closed for idleness. A context is only closed
+    with no request of its site in flight, so a page being created is never pulled away.
+    """
 
     def __init__(self, crawler) -> None:
         super().__init__(crawler)
+        if hasattr(self, "context_semaphore"):
+            del self.context_semaphore  # replaced by the per-site slots below
         self.idle_seconds = crawler.settings.getfloat("NEWSCRAWL_RENDER_IDLE_SECONDS", 20.0)
+        max_contexts = self.config.max_contexts
+        self.context_slots = asyncio.Semaphore(max_contexts) if max_contexts else None
+        self.slot_holders: set[str] = set()
+        self.slot_locks: dict[str, asyncio.Lock] = {}
+        self.in_flight: dict[str, int] = {}
         self.last_used: dict[str, float] = {}
         self.idle_watch: task.LoopingCall | None = None
         crawler.signals.connect(self._start_idle_watch, signals.engine_started)
@@ -61,21 +79,41 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
         if not request.meta.get("playwright"):
             return await super().download_request(request)
         name = request.meta.get("playwright_context", DEFAULT_CONTEXT_NAME)
-        self.last_used[name] = time.monotonic()
+        self.in_flight[name] = self.in_flight.get(name, 0) + 1
         try:
+            await self._hold_slot(name)
             return await super().download_request(request)
         finally:
+            self.in_flight[name] -= 1
             self.last_used[name] = time.monotonic()
+
+    async def _hold_slot(self, name: str) -> None:
+        if self.context_slots is None or name in self.slot_holders:
+            return
+        async with self.slot_locks.setdefault(name, asyncio.Lock()):  # one waiter per site
+            if name not in self.slot_holders:
+                if self.context_slots.locked():
+                    count(self.stats, "render/context_waits", site_of_context(name))
+                await self.context_slots.acquire()
+                self.slot_holders.add(name)
+
+    def _is_idle(self, name: str, now: float) -> bool:
+        return not self.in_flight.get(name) and now - self.last_used.get(name, now) >= self.idle_seconds
 
     async def close_idle_contexts(self) -> None:
         now = time.monotonic()
-        for name, wrapper in list(self.context_wrappers.items()):
-            if wrapper.context.pages or now - self.last_used.get(name, now) < self.idle_seconds:
+        for name in set(self.context_wrappers) | self.slot_holders:
+            if not self._is_idle(name, now):
                 continue
-            logger.debug("closing idle browser context %s", name)
-            self.stats.inc_value("newscrawl/render/contexts_closed")
-            with suppress(PlaywrightError):
-                await wrapper.context.close()
+            wrapper = self.context_wrappers.get(name)
+            if wrapper is not None:
+                logger.debug("closing idle browser context %s", name)
+                count(self.stats, "render/contexts_closed", site_of_context(name))
+                with suppress(PlaywrightError):
+                    await wrapper.context.close()
+            if name in self.slot_holders and self._is_idle(name, time.monotonic()):
+                self.slot_holders.discard(name)
+                self.context_slots.release()
 
     async def close(self) -> None:
         if self.idle_watch is not None and self.idle_watch.running:

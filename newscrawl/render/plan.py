@@ -42,6 +42,10 @@ def context_name(site: str) -> str:
     return f"{CONTEXT_PREFIX}{site}"
 
 
+def site_of_context(name: str) -> str | None:
+    return name[len(CONTEXT_PREFIX):] if name.startswith(CONTEXT_PREFIX) else None
+
+
 @dataclass(frozen=True)
 class RenderPlan:
     """Effective render mode per site, and what a rendered request carries in its meta."""

@@ -1,0 +1,104 @@
+"""Rendering plan, script-built page signals and the browser's request filter (no browser needed)."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from scrapy.settings import Settings
+
+from newscrawl.render.handler import abort_unneeded_request
+from newscrawl.render.plan import DEFAULT_BROWSER_PATH, HANDLER_PATH, RenderPlan, browser_path
+from newscrawl.render.shape import PageShape, ScriptBuiltOptions, read_page_shape, visible_text_chars
+from newscrawl.sites import SiteConfig
+
+SHELL = b"""<html><head><script src="/a.js"></script><script type="application/ld+json">{}</script>
+<script type='text/javascript'>var x;</script></head><body><div id="root">Loading</div>
+<script>boot()</script></body></html>"""
+
+
+def _sites(**modes) -> list[SiteConfig]:
+    return [SiteConfig(name=name, start_urls=(f"https://{name}.example/",), render=mode) for name, mode in modes.items()]
+
+
+def test_page_shape_counts_code_scripts_not_json_ld_and_finds_the_app_root():
+    shape = read_page_shape(SHELL)
+    assert shape == PageShape(scripts=3, app_root=True)
+
+
+@pytest.mark.parametrize("markup, found", [
+    (b'<div id="__next"></div>', True), (b"<div class=x id=app>", True), (b"<app-root></app-root>", True),
+    (b'<div id="root-menu"></div>', False), (b'<div id="application"></div>', False), (b"<p>root</p>", False),
+])
+def test_app_root_element(markup, found):
+    assert read_page_shape(markup).app_root is found
+
+
+def test_script_built_needs_little_text_and_a_root_or_many_scripts():
+    options = ScriptBuiltOptions(max_text_chars=100, min_scripts=5)
+    assert PageShape(scripts=0, app_root=True).is_script_built(99, options)
+    assert PageShape(scripts=5, app_root=False).is_script_built(0, options)
+    assert not PageShape(scripts=4, app_root=False).is_script_built(0, options)
+    assert not PageShape(scripts=20, app_root=True).is_script_built(101, options)
+
+
+def test_visible_text_collapses_whitespace():
+    assert visible_text_chars(["  Hello\n\n", "\tworld  "]) == len("Hello world")
+
+
+def test_browser_path_setting_then_environment_then_debian_default():
+    assert browser_path(Settings({"NEWSCRAWL_CHROMIUM_PATH": "/opt/c"}), {"NEWSCRAWL_CHROMIUM_PATH": "/env/c"}) == "/opt/c"
+    assert browser_path(Settings(), {"NEWSCRAWL_CHROMIUM_PATH": "/env/c"}) == "/env/c"
+    assert browser_path(Settings(), {}) == DEFAULT_BROWSER_PATH == "/usr/bin/chromium"
+
+
+def test_without_browser_always_sites_are_left_out_and_auto_sites_crawl_plainly(tmp_path):
+    settings = Settings({"NEWSCRAWL_CHROMIUM_PATH": str(tmp_path / "missing")})
+    sites = _sites(a="always", b="auto", c="never")
+    plan = RenderPlan.for_sites(sites, settings)
+    assert not plan.browser_found
+    assert [plan.mode(n) for n in "abc"] == ["unavailable", "never", "never"]
+    assert plan.unavailable_sites == ("a",) and not plan.uses_browser
+    assert [s.name for s in plan.crawlable(sites)] == ["b", "c"]
+    plan.configure(settings)
+    assert "http" not in settings.getdict("DOWNLOAD_HANDLERS")
+
+
+def test_with_browser_only_always_pages_carry_playwright_meta(tmp_path):
+    browser = tmp_path / "chromium"
+    browser.write_text("#!/bin/sh\n")
+    browser.chmod(0o755)
+    settings = Settings({"NEWSCRAWL_CHROMIUM_PATH": str(browser), "USER_AGENT": "ua/1",
+                         "NEWSCRAWL_RENDER_SETTLE_MS": 0, "PLAYWRIGHT_LAUNCH_OPTIONS": {"args": ["--x"]}})
+    plan = RenderPlan.for_sites(_sites(a="always", b="auto", c="never"), settings)
+    assert plan.uses_browser and plan.unavailable_sites == ()
+    meta = plan.page_meta("a")
+    assert meta["playwright"] is True and meta["playwright_context"] == "site:a"
+    assert meta["playwright_context_kwargs"]["user_agent"] == "ua/1"
+    assert "playwright_page_methods" not in meta
+    assert plan.page_meta("b") == {} and plan.page_meta("c") == {}
+    assert plan.render_meta("b")["playwright_context"] == "site:b"
+
+
+def test_configure_installs_the_handler_browser_path_and_memory_extension(tmp_path):
+    browser = tmp_path / "chromium"
+    browser.write_text("#!/bin/sh\n")
+    browser.chmod(0o755)
+    settings = Settings({"NEWSCRAWL_CHROMIUM_PATH": str(browser), "PLAYWRIGHT_LAUNCH_OPTIONS": {"args": ["--x"]}})
+    RenderPlan.for_sites(_sites(a="auto"), settings).configure(settings)
+    assert settings.getdict("DOWNLOAD_HANDLERS") == {"http": HANDLER_PATH, "https": HANDLER_PATH}
+    assert settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS") == {"args": ["--x"], "executable_path": str(browser)}
+    extensions = {getattr(k, "__name__", k): v for k, v in settings.getdict("EXTENSIONS").items()}
+    assert extensions["MemoryUsage"] is None and extensions["ScrapyPlaywrightMemoryUsageExtension"] == 0
+
+
+def test_plain_sites_change_no_setting():
+    settings = Settings()
+    plan = RenderPlan.for_sites(_sites(a="never"), settings)
+    plan.configure(settings)
+    assert not plan.uses_browser and settings.getdict("DOWNLOAD_HANDLERS") == {}
+
+
+@pytest.mark.parametrize("kind, blocked", [("image", True), ("media", True), ("font", True), ("stylesheet", True),
+                                           ("document", False), ("script", False), ("xhr", False), ("fetch", False)])
+def test_browser_skips_images_media_fonts_and_css(kind, blocked):
+    assert abort_unneeded_request(SimpleNamespace(resource_type=kind)) is blocked
