@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import weakref
+from itertools import accumulate
 from dataclasses import dataclass
 from typing import Collection, Iterable
 
@@ -114,10 +115,7 @@ def _values(root: lxml.html.HtmlElement, name: str) -> _Values:
         values = tuple(distinct)
         plain = "".join(values)
         separator = next((s for s in _SEPARATORS if s not in plain), None)
-        starts, offset = [], 1
-        for value in values:
-            starts.append(offset)
-            offset += len(value) + 1
+        starts = list(accumulate((len(value) + 1 for value in values[:-1]), initial=1))[:len(values)]
         joined = (separator or "") + (separator or "").join(values) + (separator or "")
         table = tables[name] = _Values(every, distinct, values, joined, starts, separator)
     return table

@@ -90,12 +90,16 @@ def visible_runs(root: lxml.html.HtmlElement, max_chars: int) -> list[str]:
     runs: list[str] = []
     size, next_hidden = 0, 0
     for text in body_texts(root):
+        if not text.strip(_XML_SPACE):
+            continue  # blank (no hidden text counted here is blank)
         if next_hidden < len(hidden) and text == hidden[next_hidden]:
             next_hidden += 1
             continue
-        if text in hidden_set:  # a visible text equal to a hidden one: order is ambiguous
+        if hidden_set and text in hidden_set:  # a visible text equal to a hidden one: ambiguous
             return _runs(_VISIBLE_BODY_TEXTS(root), max_chars)
-        size = _add_run(runs, text, size)
+        run = " ".join(text.split())
+        runs.append(run)
+        size += len(run) + 1
         if size > max_chars:
             break
     return runs
