@@ -102,18 +102,18 @@ def test_density_pass_on_a_tree_100000_deep():
         lxml.etree.SubElement(chain[-1], "p").text = text
     while chain:
         chain.pop()
-    started = time.monotonic()
+    started = time.process_time()  # CPU time: the machine may be shared
     clean_tree(root, DEFAULT_OPTIONS)
     table = DensityTable(root)
     choice = choose_content(table, DEFAULT_OPTIONS)
     assert choice is not None
     text = render_text(choice.nodes)
     del table, choice  # freeing the element proxies is part of the cost (extract frees them too)
-    elapsed = time.monotonic() - started
+    elapsed = time.process_time() - started
     assert PARAGRAPHS_EN[2] in text
     # 100,000 elements in a flat page take about a second here; this bound only catches O(depth^2)
     # work, such as freeing proxies ancestors-first (each free then walks up to the root).
-    assert elapsed < 10, f"{elapsed:.1f} s for a 100,000-deep tree"
+    assert elapsed < 10, f"{elapsed:.1f} CPU s for a 100,000-deep tree"
 
 
 def test_deep_nesting_of_inline_tags_does_not_crash():
