@@ -20,6 +20,7 @@ from .crawl_patterns import (
     LIST_QUERY_RE,
     LIST_SCHEMA_TYPES,
     NUMERIC_ID_RE,
+    POST_ID_QUERY_RE,
     SLUG_RE,
 )
 from .extract.confidence import weighted_length
@@ -75,6 +76,8 @@ def classify_url(url: str, article_patterns: tuple[re.Pattern, ...] = ()) -> str
         return ARTICLE if any(p.search(url) for p in article_patterns) else LIST
     parts = urlsplit(url)
     path = parts.path or "/"
+    if POST_ID_QUERY_RE.match(parts.query):
+        return UNKNOWN  # a post, even on the site root: page evidence decides (date and text, or confidence)
     if path == "/" or LIST_QUERY_RE.search(parts.query):
         return LIST
     last = path.rstrip("/").rsplit("/", 1)[-1]

@@ -36,6 +36,8 @@ LIST_PATH_RE = re.compile(
 # Query keys that paginate, sort or filter a list.
 LIST_QUERY_RE = re.compile(r"(?:^|&)(?:page|p|pg|start|offset|sort|order|filter|month|year|day|date|tag|q|query)=",
                            re.I)
+# A query that is only a post number (WordPress ?p=15500): a post, though "p" otherwise paginates.
+POST_ID_QUERY_RE = re.compile(r"^p=\d{3,}$")
 # Digit runs collapse to "#" when grouping URLs by shape (calendar traps).
 DIGITS_RE = re.compile(r"\d+")
 

@@ -141,6 +141,8 @@ def test_canonicalize_removes_tracking_and_fragments():
     ("https://news.test/2012/09/25/help-students-help-themselves/", ARTICLE),
     ("https://news.test/2024/05/page-2", LIST),
     ("https://news.test/world/?page=3", LIST),
+    ("https://news.test/world/?p=3", LIST),
+    ("https://blog.test/?p=15500", UNKNOWN),
     ("https://news.test/news/20240514", UNKNOWN),
     ("https://news.test/politics/", UNKNOWN),
 ])
