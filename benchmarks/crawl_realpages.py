@@ -27,6 +27,9 @@ How pages are counted (the goal is about the articles the crawl should emit):
 - *non-articles*: pages on which ``extract`` alone gives a reason (too short, a
   link page, no body). They are reported on their own line, with how many the
   crawl emitted anyway; they count neither as misses nor as extra items.
+- pages sharing their canonical URL (rel=canonical) with another dataset page
+  are one article to the crawl, which keeps one copy: a page not emitted whose
+  canonical URL an emitted dataset page has counts as emitted, with that text.
 - *extra items* = JSONL lines whose URL is none of the dataset pages (home, list
   pages, 404s...) plus second and later lines for the same page, over all
   lines (goal <= 2%).
@@ -63,6 +66,7 @@ from scrapy.logformatter import LogFormatter  # noqa: E402
 
 from newscrawl.demo.run import crawl, write_sites_file  # noqa: E402
 from newscrawl.extract import extract  # noqa: E402
+from newscrawl.pipelines import canonical_url_of  # noqa: E402
 from newscrawl.urls import canonicalize  # noqa: E402
 
 DATASETS = ("cx_zh", "cx_bbc", "cleanportaleval", "dragnet")
@@ -106,6 +110,7 @@ class RealPage:
     path: str = ""
     url: str = ""  # where the loopback web serves it
     baseline: str = ""  # extract() text
+    canonical: str = ""  # the canonical URL the crawl dedups on (rel=canonical or the served URL)
     is_article: bool = False
     reason: str | None = None
 
@@ -228,16 +233,19 @@ def run_baseline(pages: list[RealPage]) -> float:
     for page in pages:
         result = extract(page.html, page.url)
         page.baseline, page.is_article, page.reason = result.text, result.is_article, result.reason
+        page.canonical = canonical_url_of(page, result)
     return time.process_time() - started
 
 
 def run_crawl(sites_file: Path, workdir: Path) -> tuple[list[dict], dict[str, str], float]:
     """(JSONL items, {url: drop reason}, seconds) of the real crawl."""
-    output, log = workdir / "out.jsonl", workdir / "crawl.log"
+    output, log, state = workdir / "out.jsonl", workdir / "crawl.log", workdir / "state.sqlite"
+    for stale in (state, log):  # a first crawl: no article known from an earlier run, a fresh log
+        stale.unlink(missing_ok=True)
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent),
                                                                os.environ.get("PYTHONPATH")]))
     started = time.monotonic()
-    result = crawl(sites_file, output, settings={**CRAWL_SETTINGS, "LOG_FILE": str(log)}, cwd=workdir, timeout=3600)
+    result = crawl(sites_file, output, settings={**CRAWL_SETTINGS, "LOG_FILE": str(log), "STATE_PATH": str(state)}, cwd=workdir, timeout=3600)
     elapsed = time.monotonic() - started
     if result.returncode != 0:
         sys.stderr.write(result.stderr[-3000:] + log.read_text(encoding="utf-8", errors="replace")[-3000:])
@@ -245,6 +253,15 @@ def run_crawl(sites_file: Path, workdir: Path) -> tuple[list[dict], dict[str, st
     items = [json.loads(line) for line in output.read_text(encoding="utf-8").split("\n") if line.strip()]
     drops = {m.group(2): m.group(1) for m in _DROPPED_RE.finditer(log.read_text(encoding="utf-8", errors="replace"))}
     return items, drops, elapsed
+
+
+def _covered_by_copies(pages: list[RealPage], texts: dict[str, str]) -> dict[str, str]:
+    """{url: text} of unemitted pages whose canonical URL an emitted dataset page has (dataset duplicates)."""
+    emitted = {}
+    for page in pages:
+        if page.url in texts:
+            emitted.setdefault(page.canonical, texts[page.url])
+    return {p.url: emitted[p.canonical] for p in pages if p.url not in texts and p.canonical in emitted}
 
 
 def _f1(score, pairs: list[tuple[str, str]]) -> float:
@@ -261,6 +278,8 @@ def report(score, pages: list[RealPage], items: list[dict], drops: dict[str, str
         if page is not None:
             counts[page.url] += 1
             texts.setdefault(page.url, item.get("text") or "")
+    copies = _covered_by_copies(pages, texts)
+    texts.update(copies)
     groups = defaultdict(list)
     for page in pages:
         groups[page.dataset].append(page)
@@ -281,6 +300,9 @@ def report(score, pages: list[RealPage], items: list[dict], drops: dict[str, str
               f"{sum(1 for p in others if p.url in texts):9d}")
     extra_share = extra / len(items) if items else 0.0
     print(f"items: {len(items)}, extra: {extra} ({extra_share:.1%}; not a dataset page, or a repeat)")
+    if copies:
+        print(f"{len(copies)} dataset page(s) share their canonical URL with an emitted dataset page: counted as "
+              "emitted (the crawl keeps one copy), with that copy's text")
     missed = [p for p in pages if p.is_article and p.url not in texts]
     reasons = Counter(drops.get(p.url, "not emitted") for p in missed)
     if missed:
