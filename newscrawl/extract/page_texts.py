@@ -10,10 +10,8 @@ Two readings, both bounded to about ``max_chars`` characters:
 """
 from __future__ import annotations
 
-import bisect
 import weakref
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import Callable
 
 import lxml.etree
@@ -44,16 +42,22 @@ def body_texts(root: lxml.html.HtmlElement) -> list[str]:
 
 
 def texts_containing(root: lxml.html.HtmlElement, word: str) -> list[int]:
-    """Indexes in ``body_texts`` of the texts holding ``word`` (found with str.find)."""
-    index = _body_index(root)
+    """Indexes in ``body_texts`` of the texts holding ``word`` (found with str.find).
+
+    A text's index is the count of NUL separators before the hit.
+    """
+    joined = _body_index(root).joined
     found: list[int] = []
-    position = index.joined.find(word)
+    counted, count = 0, 0
+    position = joined.find(word)
     while position >= 0:
-        found.append(bisect.bisect_right(index.starts, position) - 1)
-        next_text = found[-1] + 1
-        if next_text >= len(index.starts):
+        count += joined.count("\0", counted, position)
+        counted = position
+        found.append(count)
+        next_text = joined.find("\0", position)
+        if next_text < 0:
             break
-        position = index.joined.find(word, index.starts[next_text])
+        position = joined.find(word, next_text + 1)
     return found
 
 
@@ -70,16 +74,13 @@ def body_text_nodes(root: lxml.html.HtmlElement, indexes: list[int]) -> list:
 class _BodyIndex:
     texts: list[str]
     joined: str  # the texts joined by NUL, which no text holds
-    starts: list[int]  # offset of each text in ``joined``
 
 
 def _body_index(root: lxml.html.HtmlElement) -> _BodyIndex:
     index = _BODY_INDEXES.get(root)
     if index is None:
         texts = _BODY_TEXTS(root)
-        starts = [0]
-        starts += accumulate(len(text) + 1 for text in texts[:-1])
-        index = _BODY_INDEXES[root] = _BodyIndex(texts, "\0".join(texts), starts[:len(texts)])
+        index = _BODY_INDEXES[root] = _BodyIndex(texts, "\0".join(texts))
     return index
 
 
