@@ -1,18 +1,16 @@
-"""Downloader middlewares: noise stripping for HTML responses, and a per-site offsite policy."""
+"""Downloader middlewares: noise stripping for HTML responses (the per-site offsite policy is in safety.py)."""
 from __future__ import annotations
 
 import logging
 
 import lxml.etree
 import lxml.html
-from scrapy.downloadermiddlewares.offsite import OffsiteMiddleware
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
-from scrapy.utils.httpobj import urlparse_cached
 
 from .crawl_patterns import HTML_CONTENT_TYPE_RE
-from .extract.dom import decode_html, parse_html
-from .urls import host_allowed
+from .extract.dom import decode_html, looks_binary, parse_html
+from .safety import SiteOffsiteMiddleware  # noqa: F401 (its home: newscrawl.safety)
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +65,9 @@ class StripNoiseMiddleware:
         if len(response.body) > self.max_bytes:
             self.stats.inc_value(f"{STAT_PREFIX}/skipped/too_large")
             return response
+        if looks_binary(response.body):  # a PDF or image served as text/html: the extractor says not_html
+            self.stats.inc_value(f"{STAT_PREFIX}/skipped/binary")
+            return response
         text = decode_html(response.body, _declared_charset(response))
         root = parse_html(text)
         if root is None:
@@ -101,18 +102,3 @@ class StripNoiseMiddleware:
     def _count(self, tag: str, count: int) -> None:
         if count:
             self.stats.inc_value(f"{STAT_PREFIX}/removed/{tag}", count)
-
-
-class SiteOffsiteMiddleware(OffsiteMiddleware):
-    """Scrapy's offsite filter, narrowed to the allowed domains of the request's own site.
-
-    A request tagged with ``meta["newscrawl_site"]`` (redirects keep it) may only go to
-    that site's hosts; untagged requests fall back to the spider-wide allowed_domains.
-    """
-
-    def should_follow(self, request, spider) -> bool:
-        name = request.meta.get("newscrawl_site")
-        domains_of = getattr(spider, "allowed_domains_of", None)
-        if name is None or domains_of is None:
-            return super().should_follow(request, spider)
-        return host_allowed(urlparse_cached(request).hostname, domains_of(name))

@@ -35,13 +35,15 @@ DEFAULT_DROPITEM_LOG_LEVEL = "DEBUG"  # drops are counted in stats and the summa
 # --- components ---------------------------------------------------------------
 DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
-    "newscrawl.middlewares.SiteOffsiteMiddleware": 50,
+    "newscrawl.safety.SiteOffsiteMiddleware": 50,  # also after redirects and retries; no private hosts
     # below HttpCompressionMiddleware (590) so it sees decompressed bodies
     "newscrawl.middlewares.StripNoiseMiddleware": 580,
     # above stripping (580): reads script signals of render: auto pages; counts renders
     "newscrawl.render.middleware.RenderMiddleware": 583,
     # between compression (590) and stripping (580): stores raw listing bodies, replays them on 304
     "newscrawl.conditional.ConditionalRequestMiddleware": 585,
+    # last before download: with NEWSCRAWL_REQUEST_LOG=path, every fetched URL is written there
+    "newscrawl.safety.RequestLedgerMiddleware": 1000,
 }
 SPIDER_MIDDLEWARES = {"newscrawl.incremental.KnownArticleMiddleware": 800}
 ITEM_PIPELINES = {
