@@ -1,7 +1,8 @@
 """``scrapy crawl`` that validates spider arguments before Scrapy starts.
 
-A spider class may define ``check_arguments(spargs) -> list[str]``; any
-problem is printed to stderr, one line each, and the command exits with
+Setting values are checked first (newscrawl.config_check). A spider class may
+define ``check_arguments(spargs) -> list[str]``. Any problem is printed to
+stderr, one line each, and the command exits with
 code 2 before the crawler process exists, so no request is ever made. A run
 that finds the crawl's lock held by another run exits with code 75 and a
 message saying so.
@@ -13,6 +14,7 @@ import sys
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.spiderloader import get_spider_loader
 
+from ..config_check import setting_problems
 from ..lock import EXIT_LOCKED, CrawlLocked, acquire, lock_path_for
 
 EXIT_BAD_CONFIG = 2
@@ -21,9 +23,9 @@ EXIT_BAD_CONFIG = 2
 class Command(ScrapyCrawlCommand):
     def process_options(self, args, opts) -> None:
         super().process_options(args, opts)
-        if len(args) != 1:
-            return
-        problems = self._argument_problems(args[0], opts.spargs)
+        problems = setting_problems(self.settings)  # newscrawl.config_check: bad -s values
+        if len(args) == 1:
+            problems += self._argument_problems(args[0], opts.spargs)
         if problems:
             for line in problems:
                 print(line, file=sys.stderr)
