@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-import lxml.etree
 import lxml.html
 
 from .metadata import PageMeta

@@ -5,10 +5,15 @@ elements marked as the publish date (itemprop, data-ptime, <time datetime>),
 the byline text near the headline, date-named byline boxes, a labelled date
 in the page text ("发布时间：..."), page-script variables, the URL, and last
 the modified dates. The first source giving a plausible date wins: after 1995
-and not after the fetch time. Text is searched in bounded windows with
-compiled regexes: attribute-axis XPath for marked elements, a sibling walk
-that stops after a few hundred characters for the byline, and a year-first
-scan of at most ``date_text_scan_chars`` of page text.
+and not after the fetch time. When a machine source (JSON-LD, meta, marked
+elements) gives one, the shown date is looked for only when the machine dates
+disagree on the day or are in UTC.
+
+Every search is bounded and shares per-tree work: class/id/itemprop values are
+read once (``named_attributes``), the headline is found once (``title``), the
+byline windows are walked only as far as they are read, and page text (at most
+``date_text_scan_chars``) is searched only around its years (found with
+``str.find``), span by span, labelled spans first.
 """
 from __future__ import annotations
 
@@ -24,9 +29,9 @@ import lxml.html
 
 from . import date_patterns as dp
 from .metadata import PageMeta
-from .page_texts import link_free_runs, visible_runs
 from .named_attributes import select_attributes, words_in_values
 from .options import DEFAULT_OPTIONS, ExtractOptions
+from .page_texts import link_free_runs, visible_runs
 from .title import find_byline_anchor, following_texts, preceding_texts, visible_text
 
 _JSONLD_TEXT = lxml.etree.XPath("descendant::script[@type='application/ld+json']/text()",

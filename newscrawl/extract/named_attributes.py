@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import bisect
 import weakref
-from itertools import accumulate
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Collection, Iterable
 
 import lxml.etree

@@ -19,8 +19,8 @@ import lxml.html
 
 from .metadata import PageMeta
 from .named_attributes import select_attributes, words_in_values
-from .page_texts import body_text_nodes, body_texts, texts_containing
 from .options import DEFAULT_OPTIONS, ExtractOptions
+from .page_texts import body_text_nodes, body_texts, texts_containing
 
 # Words (case-sensitive) of class and id values naming a title or headline, and the itemprop
 # naming it; their elements are headline candidates after h1/h2.
