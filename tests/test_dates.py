@@ -191,3 +191,9 @@ def test_date_box_named_by_class_read_from_its_start():
     long_text = "Words of the article body. " * 200
     html = page(body=f'<h1>Other headline</h1><div class="post-date">2018-09-02 {long_text}</div>')
     assert published(html) == "2018-09-02"
+
+
+def test_page_wide_body_class_is_not_a_foreign_block_for_time_elements():
+    html = page(body='<h1>Bridge reopens after repairs</h1><time datetime="2018-09-02">Sunday</time>')
+    html = html.replace("<body>", '<body class="single-post has-sidebar">')
+    assert published(html) == "2018-09-02"

@@ -453,8 +453,8 @@ def _in_foreign_block(element: lxml.html.HtmlElement, depth: int = 8) -> bool:
     node = element
     for _ in range(depth):
         node = node.getparent()
-        if node is None:
-            return False
+        if node is None or node.tag in ("body", "html"):
+            return False  # their classes describe the page ("no-sidebars"), not a block
         if node.tag in ("footer", "aside", "nav"):
             return True
         if _names_foreign(node):
