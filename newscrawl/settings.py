@@ -89,6 +89,7 @@ NEWSCRAWL_CHROMIUM_PATH = None  # browser binary; None: $NEWSCRAWL_CHROMIUM_PATH
 NEWSCRAWL_RENDER_WAIT_UNTIL = "load"  # page.goto() waits for: commit, domcontentloaded, load or networkidle
 NEWSCRAWL_RENDER_SETTLE_MS = 1000  # then up to this many ms for the network to go quiet (0: no wait)
 NEWSCRAWL_RENDER_IDLE_SECONDS = 20.0  # a site's browser context is closed after this long without a page
+NEWSCRAWL_RENDER_PAGE_REUSE = 50  # navigations of one browser page before it is closed and replaced
 NEWSCRAWL_RENDER_AUTO_MAX_TEXT_CHARS = 1000  # render: auto renders a no-article page with at most this text
 NEWSCRAWL_RENDER_AUTO_MIN_SCRIPTS = 5  # ... and an app root element or at least this many scripts
 PLAYWRIGHT_BROWSER_TYPE = "chromium"

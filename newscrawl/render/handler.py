@@ -6,7 +6,11 @@ down the plain HTTP/1.1 path unchanged. This subclass counts each browser
 context's (one per site) requests in flight and when it last finished one,
 and every few seconds closes the contexts with nothing in flight for
 ``NEWSCRAWL_RENDER_IDLE_SECONDS`` (counted as ``render/contexts_closed`` of the
-site). A site that renders again later gets a fresh context.
+site). A site that renders again later gets a fresh context. Pages are
+kept open and navigated again by the site's next requests (at most
+PLAYWRIGHT_MAX_PAGES_PER_CONTEXT per site, each closed after
+``NEWSCRAWL_RENDER_PAGE_REUSE`` navigations): this halves the browser's CPU
+per page, which otherwise starts a renderer process for every page.
 """
 from __future__ import annotations
 
@@ -56,8 +60,17 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
     with no request of its site in flight, so a page being created is never pulled away.
     """
 
+    @classmethod
+    def from_crawler(cls, crawler):
+        """One instance for http and https (Scrapy builds one per scheme): one driver, one browser."""
+        handler = getattr(crawler, "_newscrawl_render_handler", None)
+        if handler is None:
+            handler = crawler._newscrawl_render_handler = cls(crawler)
+        return handler
+
     def __init__(self, crawler) -> None:
         super().__init__(crawler)
+        self.closed = False
         if hasattr(self, "context_semaphore"):
             del self.context_semaphore  # replaced by the per-site slots below
         self.idle_seconds = crawler.settings.getfloat("NEWSCRAWL_RENDER_IDLE_SECONDS", 20.0)
@@ -66,6 +79,11 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self.slot_holders: set[str] = set()
         self.slot_locks: dict[str, asyncio.Lock] = {}
         self.in_flight: dict[str, int] = {}
+        # open pages kept between requests, per context; a page is closed after page_max_uses navigations
+        self.page_gates: dict[str, asyncio.Semaphore] = {}
+        self.page_pools: dict[str, list[Page]] = {}
+        self.page_uses: dict[Page, int] = {}
+        self.page_max_uses = max(1, crawler.settings.getint("NEWSCRAWL_RENDER_PAGE_REUSE", 50))
         self.last_used: dict[str, float] = {}
         self.idle_watch: task.LoopingCall | None = None
         crawler.signals.connect(self._start_idle_watch, signals.engine_started)
@@ -82,10 +100,44 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self.in_flight[name] = self.in_flight.get(name, 0) + 1
         try:
             await self._hold_slot(name)
-            return await super().download_request(request)
+            async with self.page_gates.setdefault(name, asyncio.Semaphore(self.config.max_pages_per_context)):
+                return await self._render_in_pooled_page(name, request)
         finally:
             self.in_flight[name] -= 1
             self.last_used[name] = time.monotonic()
+
+    async def _render_in_pooled_page(self, name: str, request):
+        """Navigate a page left open by an earlier request of the site (a new page when none is free),
+        and keep it open afterwards: a fresh page per request costs a renderer process start."""
+        if request.meta.get("playwright_include_page") or request.meta.get("playwright_page"):
+            return await super().download_request(request)  # the caller manages its own page
+        pool = self.page_pools.setdefault(name, [])
+        if pool:
+            request.meta["playwright_page"] = pool.pop()
+        request.meta["playwright_include_page"] = True
+        try:
+            response = await super().download_request(request)
+        except BaseException:
+            await self._retire_page(request.meta.pop("playwright_page", None))
+            raise
+        finally:
+            request.meta.pop("playwright_include_page", None)
+        page = request.meta.pop("playwright_page", None)
+        if page is not None and not page.is_closed():
+            self.page_uses[page] = self.page_uses.get(page, 0) + 1
+            if self.page_uses[page] >= self.page_max_uses:
+                await self._retire_page(page)
+            else:
+                pool.append(page)
+        return response
+
+    async def _retire_page(self, page: Page | None) -> None:
+        if page is None:
+            return
+        self.page_uses.pop(page, None)
+        if not page.is_closed():
+            with suppress(PlaywrightError):
+                await page.close()
 
     async def _hold_slot(self, name: str) -> None:
         if self.context_slots is None or name in self.slot_holders:
@@ -106,6 +158,8 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
             if not self._is_idle(name, now):
                 continue
             wrapper = self.context_wrappers.get(name)
+            for page in self.page_pools.pop(name, []):
+                self.page_uses.pop(page, None)
             if wrapper is not None:
                 logger.debug("closing idle browser context %s", name)
                 count(self.stats, "render/contexts_closed", site_of_context(name))
@@ -116,6 +170,9 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
                 self.context_slots.release()
 
     async def close(self) -> None:
+        if self.closed:  # the same instance serves http and https and is closed once per scheme
+            return
+        self.closed = True
         if self.idle_watch is not None and self.idle_watch.running:
             self.idle_watch.stop()
         await super().close()
