@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from scrapy.exporters import JsonLinesItemExporter
 from scrapy.extensions.feedexport import FeedExporter
 from w3lib.url import file_uri_to_path
+from scrapy.utils.defer import deferred_from_coro
 from twisted.internet import task
 
 logger = logging.getLogger(__name__)
@@ -204,7 +205,11 @@ class DurableFeedExporter(FeedExporter):
         super().item_scraped(item, spider)
         if self.writer is None or self.writer.fd is None or not self.item_filter.accepts(item):
             return
-        self.writer.write(self._line(item))
+        try:
+            self.writer.write(self._line(item))
+        except OSError as exc:
+            self._fail(exc)
+            return
         self.crawler.stats.inc_value("newscrawl/jsonl/lines")
         if self.ledger is not None:
             self.ledger.written(item)
@@ -216,10 +221,36 @@ class DurableFeedExporter(FeedExporter):
         if self.writer is None or self.writer.fd is None:
             return
         started = time.perf_counter()
-        self.writer.sync()
+        try:
+            self.writer.sync()
+        except OSError as exc:
+            self._fail(exc)
+            return
         if self.ledger is not None:
             self.ledger.commit(str(self.writer.path.absolute()), self.writer.offset)
         self.crawler.stats.inc_value("newscrawl/jsonl/sync_ms", round((time.perf_counter() - started) * 1000))
+
+    def _fail(self, exc: OSError) -> None:
+        """The output takes no more lines (disk full, read-only, I/O error): stop the crawl.
+
+        Nothing written since the last successful fsync is recorded in the state; the output stays
+        attached to it, so the next run recovers whatever complete lines did reach the disk.
+        """
+        if self.writer.fd is None:
+            return
+        message = f"cannot write the output {self.writer.path}: {exc.strerror or exc}"
+        logger.error("%s; stopping the crawl (articles not written are not recorded in the state)", message)
+        self.crawler.stats.set_value("newscrawl/jsonl/write_error", message)
+        self.crawler.newscrawl_output_error = message  # read by the crawl command for its exit code
+        if self.ledger is not None:
+            self.ledger.unrecorded = []
+        try:
+            os.close(self.writer.fd)
+        except OSError:
+            pass
+        self.writer.fd = None
+        if self.crawler.engine is not None and self.crawler.engine.spider is not None:
+            deferred_from_coro(self.crawler.engine.close_spider_async(reason="output_error"))
 
     async def close_spider(self, spider) -> None:
         await super().close_spider(spider)

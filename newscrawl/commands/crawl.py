@@ -18,9 +18,12 @@ from ..config_check import setting_problems
 from ..lock import EXIT_LOCKED, CrawlLocked, acquire, lock_path_for
 
 EXIT_BAD_CONFIG = 2
+EXIT_OUTPUT_ERROR = 74  # sysexits EX_IOERR: the output could not be written (disk full, read-only)
 
 
 class Command(ScrapyCrawlCommand):
+    _crawler = None
+
     def process_options(self, args, opts) -> None:
         super().process_options(args, opts)
         problems = setting_problems(self.settings)  # newscrawl.config_check: bad -s values
@@ -42,6 +45,14 @@ class Command(ScrapyCrawlCommand):
                 self.exitcode = EXIT_LOCKED
                 return
         super().run(args, opts)
+        error = getattr(self._crawler, "newscrawl_output_error", None)
+        if error:
+            print(f"newscrawl: {error}; the crawl stopped", file=sys.stderr)
+            self.exitcode = EXIT_OUTPUT_ERROR
+
+    def _create_crawler(self, spidercls):
+        self._crawler = super()._create_crawler(spidercls)
+        return self._crawler
 
     def _argument_problems(self, name: str, spargs: dict) -> list[str]:
         try:
