@@ -101,4 +101,34 @@ def test_plain_sites_change_no_setting():
 @pytest.mark.parametrize("kind, blocked", [("image", True), ("media", True), ("font", True), ("stylesheet", True),
                                            ("document", False), ("script", False), ("xhr", False), ("fetch", False)])
 def test_browser_skips_images_media_fonts_and_css(kind, blocked):
-    assert abort_unneeded_request(SimpleNamespace(resource_type=kind)) is blocked
+    assert abort_unneeded_request(_browser_request("https://news.example/x", "https://news.example/a", kind)) is blocked
+
+
+def _browser_request(url: str, page_url: str, kind: str = "script", navigation: bool = False,
+                     redirected_from=None, in_subframe: bool = False):
+    page = SimpleNamespace(main_frame=SimpleNamespace(url=page_url))
+    frame = SimpleNamespace(page=page, parent_frame=object() if in_subframe else None)
+    return SimpleNamespace(url=url, resource_type=kind, frame=frame, redirected_from=redirected_from,
+                           is_navigation_request=lambda: navigation)
+
+
+@pytest.mark.parametrize("url, page_url, blocked", [
+    ("http://127.0.0.2:8080/app.js", "http://127.0.0.2:8080/news/1.html", False),  # the page's own origin
+    ("http://127.0.0.2:9999/admin", "http://127.0.0.2:8080/news/1.html", True),  # another port
+    ("http://169.254.169.254/latest/meta-data/", "https://news.example/a.html", True),  # cloud metadata
+    ("http://localhost/x", "https://news.example/a.html", True),
+    ("https://cdn.example/app.js", "https://news.example/a.html", False),  # public: allowed
+])
+def test_browser_never_reaches_private_addresses_beyond_the_page(url, page_url, blocked):
+    assert abort_unneeded_request(_browser_request(url, page_url)) is blocked
+
+
+def test_browser_redirects_and_frames_to_private_addresses_are_blocked():
+    start = _browser_request("https://news.example/a.html", "about:blank", "document", navigation=True)
+    redirect = _browser_request("http://10.0.0.5/", "about:blank", "document", navigation=True, redirected_from=start)
+    assert abort_unneeded_request(redirect) is True
+    own = _browser_request("http://127.0.0.2:8080/a.html", "about:blank", "document", navigation=True)
+    assert abort_unneeded_request(own) is False  # the page itself: Scrapy already checked its URL
+    frame = _browser_request("http://10.0.0.5/", "https://news.example/a.html", "document", navigation=True,
+                             in_subframe=True)
+    assert abort_unneeded_request(frame) is True

@@ -18,6 +18,7 @@ import asyncio
 import logging
 import time
 from contextlib import suppress
+from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
@@ -29,6 +30,7 @@ from scrapy_playwright.handler import DEFAULT_CONTEXT_NAME, ScrapyPlaywrightDown
 from twisted.internet import task
 
 from ..counters import count
+from ..safety import DEFAULT_PORTS, is_private_host
 from .plan import site_of_context
 
 logger = logging.getLogger(__name__)
@@ -39,8 +41,36 @@ IDLE_CHECKS_PER_PERIOD = 4  # how often per idle period the contexts are looked 
 
 
 def abort_unneeded_request(request: PlaywrightRequest) -> bool:
-    """PLAYWRIGHT_ABORT_REQUEST: drop images, media, fonts and style sheets."""
-    return request.resource_type in BLOCKED_RESOURCE_TYPES
+    """PLAYWRIGHT_ABORT_REQUEST: drop images, media, fonts and style sheets, and requests the
+    browser would send to a private or loopback address that the page itself was not loaded from."""
+    return request.resource_type in BLOCKED_RESOURCE_TYPES or _reaches_private_elsewhere(request)
+
+
+def _origin(url: str) -> tuple[str, int | None]:
+    parts = urlsplit(url)
+    try:
+        return (parts.hostname or "", parts.port or DEFAULT_PORTS.get(parts.scheme))
+    except ValueError:
+        return (parts.hostname or "", None)
+
+
+def _reaches_private_elsewhere(request: PlaywrightRequest) -> bool:
+    """The browser fetches scripts, XHR, frames and redirects itself, past Scrapy's offsite rules
+    (newscrawl.safety); a private address is allowed only on the origin of the page's own URL
+    (which Scrapy checked)."""
+    target = _origin(request.url)
+    if not is_private_host(target[0]):
+        return False
+    try:
+        frame = request.frame
+        if request.is_navigation_request() and frame.parent_frame is None:
+            first = request
+            while first.redirected_from is not None:
+                first = first.redirected_from
+            return _origin(first.url) != target
+        return _origin(frame.page.main_frame.url) != target
+    except PlaywrightError:  # no frame (service worker...): no page to be on
+        return True
 
 
 async def settle_page(page: Page, timeout_ms: int) -> None:
