@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from common import use_repo_package
-from loopback_web import free_port, loopback_hosts
+from loopback_web import answer_requests, free_port, loopback_hosts
 
 use_repo_package()
 
@@ -107,19 +107,13 @@ def _response(reply: tuple[str, bytes] | None) -> bytes:
 
 async def _serve(hosts: list[str], port: int, sections: int, articles: int, served, ready) -> None:
     for index, host in enumerate(hosts):
-        async def handle(reader, writer, site=index):
-            try:
-                while True:
-                    head = await reader.readuntil(b"\r\n\r\n")
-                    path = head.split(b" ", 2)[1].decode("latin-1")
-                    if path != "/robots.txt":
-                        served.value += 1
-                    writer.write(_response(page(site, path, sections, articles)))
-                    await writer.drain()
-            except (asyncio.IncompleteReadError, ConnectionError, IndexError, asyncio.LimitOverrunError):
-                pass
-            finally:
-                writer.close()
+        def reply(path, site=index):
+            if path != "/robots.txt":
+                served.value += 1
+            return _response(page(site, path, sections, articles))
+
+        async def handle(reader, writer, reply=reply):
+            await answer_requests(reader, writer, reply)
 
         await asyncio.start_server(handle, host, port, backlog=256)
     ready.send(True)

@@ -47,20 +47,24 @@ def _response(content_type: str, body: bytes) -> bytes:
     return head.encode("latin-1") + body
 
 
+async def answer_requests(reader, writer, reply) -> None:
+    """Answer every request of a keep-alive connection with ``reply(path)`` (bytes) until it closes."""
+    try:
+        while True:
+            head = await reader.readuntil(b"\r\n\r\n")
+            writer.write(reply(head.split(b" ", 2)[1].decode("latin-1")))
+            await writer.drain()
+    except (asyncio.IncompleteReadError, ConnectionError, IndexError, asyncio.LimitOverrunError):
+        pass
+    finally:
+        writer.close()
+
+
 async def _serve_all(sites: dict[str, Routes], port: int, ready) -> None:
     prepared = {host: {path: _response(*reply) for path, reply in routes.items()} for host, routes in sites.items()}
     for host, routes in prepared.items():
         async def handle(reader, writer, routes=routes):
-            try:
-                while True:
-                    head = await reader.readuntil(b"\r\n\r\n")
-                    path = head.split(b" ", 2)[1].decode("latin-1")
-                    writer.write(routes.get(path, NOT_FOUND))
-                    await writer.drain()
-            except (asyncio.IncompleteReadError, ConnectionError, IndexError, asyncio.LimitOverrunError):
-                pass
-            finally:
-                writer.close()
+            await answer_requests(reader, writer, lambda path: routes.get(path, NOT_FOUND))
 
         await asyncio.start_server(handle, host, port, backlog=256)
     ready.send(True)
