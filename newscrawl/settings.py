@@ -38,6 +38,8 @@ DOWNLOADER_MIDDLEWARES = {
     "newscrawl.safety.SiteOffsiteMiddleware": 50,  # also after redirects and retries; no private hosts
     # below HttpCompressionMiddleware (590) so it sees decompressed bodies
     "newscrawl.middlewares.StripNoiseMiddleware": 580,
+    # above RetryMiddleware (550): its process_response runs first and waits what Retry-After asks
+    "newscrawl.retry_after.RetryAfterMiddleware": 560,
     # above stripping (580): reads script signals of render: auto pages; counts renders
     "newscrawl.render.middleware.RenderMiddleware": 583,
     # between compression (590) and stripping (580): stores raw listing bodies, replays them on 304

@@ -70,12 +70,18 @@ class Reply:
 @dataclass
 class Hits:
     paths: list[str] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)   # time.monotonic() of each hit
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, path: str) -> int:
         with self.lock:
             self.paths.append(path)
+            self.times.append(time.monotonic())
             return self.paths.count(path)
+
+    def times_of(self, path: str) -> list[float]:
+        with self.lock:
+            return [t for p, t in zip(self.paths, self.times) if p == path]
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -104,6 +104,12 @@ def test_retries_recover_503_and_429(run):
     assert run.web.fault.hits.paths.count("/news/2024/05/11/rate-limited.html") == 2
 
 
+def test_retry_after_is_waited_before_the_retry(run):
+    first, second = run.web.fault.hits.times_of("/news/2024/05/11/rate-limited.html")
+    assert second - first >= 0.9   # the 429 says Retry-After: 1
+    assert run.stat("newscrawl/retry_after/waited") >= 1
+
+
 def test_size_limits_stop_the_gzip_bomb_and_the_huge_page(run):
     assert run.stat("downloader/response_bytes") < 200 * 1024 * 1024
     assert run.stat("newscrawl/site/fault-gazette/errors/downloadcancellederror") >= 1  # 50 MB page cut at 4 MB
