@@ -10,7 +10,6 @@ import lxml.html
 
 from .options import ExtractOptions
 from .patterns import (
-    BLOCK_LEVEL_TAGS,
     CHARSET_ALIASES,
     CHARSET_META_RE,
     HIDDEN_STYLE_RE,
@@ -130,13 +129,11 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
     doomed = [form for form in root.iter("form") if _form_is_noise(form, options)]
     protected = _article_holders(root) if options.remove_unlikely else set()
     for element in _WITH_CLEANING_ATTRIBUTES(root):
-        get = element.get
-        style = get("style")
-        if (style and HIDDEN_STYLE_RE.search(style)) or get("hidden") is not None \
-                or get("aria-hidden") == "true":
+        if is_hidden(element):
             doomed.append(element)
         elif (options.remove_unlikely and element.tag not in _NEVER_UNLIKELY_TAGS
-              and is_unlikely_name(f"{get('class', '')} {get('id', '')}") and element not in protected):
+              and is_unlikely_name(f"{element.get('class', '')} {element.get('id', '')}")
+              and element not in protected):
             doomed.append(element)
     for element in doomed:
         if element.getparent() is not None:
@@ -186,9 +183,6 @@ def _form_is_noise(form: lxml.html.HtmlElement, options: ExtractOptions) -> bool
             return False
     return True
 
-
-def block_tags() -> frozenset[str]:
-    return BLOCK_LEVEL_TAGS
 
 
 # Magic numbers of binary formats often served as text/html by mistake.

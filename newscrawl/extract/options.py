@@ -56,10 +56,9 @@ class ExtractOptions:
     # ... or more than this many non-anchor chars with fewer than nav_keep_max_links links,
     nav_keep_long_chars: int = 300
     nav_keep_max_links: int = 20
-    # ... or more than this many non-anchor chars exceeding the anchor chars,
+    # ... or more than this many non-anchor chars exceeding the anchor chars.
+    # (The paper's fourth exception, 3+ consecutive non-anchor texts, is not implemented.)
     nav_keep_dominant_chars: int = 200
-    # ... or this many consecutive non-anchor texts.
-    nav_keep_consecutive_texts: int = 3
     # A block that is one link with at most this many non-link chars ("Read more:") is a
     # link teaser, pruned like navigation (our extension of the anchor rule).
     teaser_max_plain_chars: int = 20
