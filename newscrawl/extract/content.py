@@ -22,7 +22,6 @@ class ContentChoice:
     nodes: list            # the chosen element and the gathered siblings, in document order
     best: int              # index of the best-scoring element in the table
     best_score: float
-    removed_blocks: int    # blocks pruned inside the chosen nodes
 
 
 def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, float]:
@@ -104,8 +103,8 @@ def gather_siblings(table: DensityTable, best: int, best_score: float,
     return chosen
 
 
-def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> int:
-    """Drop link navigation blocks inside the chosen nodes; return how many."""
+def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> None:
+    """Drop link navigation blocks and link teasers inside the chosen nodes."""
     doomed = []
     for node in nodes:
         start = table.find(node)
@@ -115,18 +114,20 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> i
         i = start + 1
         while i <= end:
             element = table.elements[i]
-            if element.tag in PRUNABLE_BLOCK_TAGS and (
-                    is_link_navigation(table.stats(i), options) or is_link_teaser(table.stats(i), options)):
+            if element.tag in PRUNABLE_BLOCK_TAGS and _is_link_block(table.stats(i), options):
                 doomed.append(element)
                 i += table.tags[i] + 1   # skip its descendants
                 continue
             i += 1
     for element in doomed:
         element.drop_tree()
-    return len(doomed)
 
 
-def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOptions) -> int:
+def _is_link_block(stats, options: ExtractOptions) -> bool:
+    return is_link_navigation(stats, options) or is_link_teaser(stats, options)
+
+
+def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOptions) -> None:
     """Drop short blocks whose text is page furniture (source credits, 'Advertisement'...)."""
     doomed = []
     limit = options.boilerplate_line_max_chars
@@ -142,7 +143,6 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()
-    return len(doomed)
 
 
 def drop_headline_and_captions(nodes: list, options: ExtractOptions) -> None:
@@ -161,7 +161,7 @@ def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoic
         return None
     top = climb_to_article(table, best, options)
     nodes = gather_siblings(table, top, best_score, options)
-    removed = prune_blocks(table, nodes, options)
-    removed += prune_boilerplate_lines(table, nodes, options)
+    prune_blocks(table, nodes, options)
+    prune_boilerplate_lines(table, nodes, options)
     drop_headline_and_captions(nodes, options)
-    return ContentChoice(nodes, best, best_score, removed)
+    return ContentChoice(nodes, best, best_score)
