@@ -2,11 +2,18 @@
 
 ``@site_url start|feed|sitemap`` takes the URL from the sites file the spider
 was given (the first site that has one of that kind), so contracts run against
-whatever web the file points to, such as the offline demo sites.
+whatever web the file points to, such as the offline demo sites. Each checked
+callback starts from a fresh frontier for its site: the contracts of one check
+run concurrently, and a feed's articles already scheduled from the sitemap's
+contract would otherwise count as seen and make ``@returns requests`` fail by race.
 """
 from __future__ import annotations
 
+import functools
+
 from scrapy.contracts import Contract
+
+from .frontier import SiteFrontier
 
 _FIELDS = {"start": "start_urls", "feed": "feeds", "sitemap": "sitemaps"}
 _SOURCES = {"start": "page", "feed": "feed", "sitemap": "sitemap"}
@@ -23,6 +30,19 @@ class SiteUrlContract(Contract):
         site = next((s for s in spider.sites if getattr(s, _FIELDS[kind])), None)
         if site is None:
             raise ValueError(f"@site_url {kind}: no site in the sites file has {_FIELDS[kind]}")
+        args["callback"] = _with_fresh_frontier(args["callback"], spider, site.name)
         args["url"] = getattr(site, _FIELDS[kind])[0]
         args["meta"] = {"newscrawl_site": site.name, "newscrawl_source": _SOURCES[kind], "newscrawl_depth": 0}
         return args
+
+
+def _with_fresh_frontier(callback, spider, site_name: str):
+    """The callback, run on a new frontier of the site (same limits): what it schedules is
+    judged as if no other contract had run. Scrapy collects the callback's output right
+    after calling it, so nothing else runs in between."""
+    @functools.wraps(callback)
+    def checked(response, **kwargs):
+        old = spider.frontiers[site_name]
+        spider.frontiers[site_name] = SiteFrontier(old.site, old.limits)
+        return callback(response, **kwargs)
+    return checked
