@@ -90,6 +90,7 @@ NEWSCRAWL_PROGRESS_INTERVAL = 60.0  # seconds between progress log lines
 NEWSCRAWL_CHROMIUM_PATH = None  # browser binary; None: $NEWSCRAWL_CHROMIUM_PATH, else /usr/bin/chromium
 NEWSCRAWL_RENDER_WAIT_UNTIL = "load"  # page.goto() waits for: commit, domcontentloaded, load or networkidle
 NEWSCRAWL_RENDER_SETTLE_MS = 1000  # then up to this many ms for the network to go quiet (0: no wait)
+NEWSCRAWL_RENDER_QUIET_MS = 200  # quiet: no request of the page in flight for this long (networkidle: 500)
 NEWSCRAWL_RENDER_IDLE_SECONDS = 20.0  # a site's browser context is closed after this long without a page
 NEWSCRAWL_RENDER_PAGE_REUSE = 50  # navigations of one browser page before it is closed and replaced
 NEWSCRAWL_RENDER_AUTO_MAX_TEXT_CHARS = 1000  # render: auto renders a no-article page with at most this text

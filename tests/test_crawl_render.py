@@ -10,7 +10,7 @@ import pytest
 
 from mockweb import CrawlRun, needs_loopback, run_crawl
 from newscrawl.demo import DemoServer
-from newscrawl.demo.scripted import HANGING_PATH, hanging_site, scripted_site
+from newscrawl.demo.scripted import HANGING_PATH, fetched_site, hanging_site, scripted_site
 from newscrawl.demo.web import valley_ledger
 from newscrawl.render.plan import DEFAULT_BROWSER_PATH
 
@@ -55,8 +55,8 @@ def _assert_articles_right(run: CrawlRun, site_name: str) -> None:
 def always_run(tmp_path_factory):
     if not os.access(DEFAULT_BROWSER_PATH, os.X_OK):
         pytest.skip(f"no browser at {DEFAULT_BROWSER_PATH} (apt-get install chromium)")
-    return _crawl(tmp_path_factory, (scripted_site, hanging_site, valley_ledger),
-                  {"script-gazette": "always", "slow-gazette": "always"})
+    return _crawl(tmp_path_factory, (scripted_site, hanging_site, fetched_site, valley_ledger),
+                  {"script-gazette": "always", "slow-gazette": "always", "fetch-gazette": "always"})
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +71,12 @@ def test_always_extracts_what_javascript_inserted(always_run):
     assert always_run.returncode == 0, always_run.stderr[-3000:]
     _assert_articles_right(always_run, "script-gazette")
     assert always_run.site_summary("script-gazette")["render"]["pages"] == 5  # home + 4 articles
+
+
+@needs_browser
+def test_render_waits_for_data_the_page_fetches_after_load(always_run):
+    """The article comes in two slow requests after the load event, with a pause between them."""
+    _assert_articles_right(always_run, "fetch-gazette")
 
 
 @needs_browser

@@ -20,8 +20,23 @@ from .web import DemoSite, Reply
 
 HANG_SECONDS = 30.0
 HANGING_PATH = "/news/hanging-page.html"
+FETCH_DELAY_SECONDS = 0.3  # the fetched site's data requests answer this late
+FETCH_GAP_MS = 100  # ... and its script waits this long between the headline and the body request
 APP_JS = """(function () {
   var data = window.__ARTICLE__ || {};
+  if (data.fetch) {  // an app that loads its article as data: headline first, the body a moment later
+    fetch(data.fetch).then(function (r) { return r.json(); }).then(function (article) {
+      setTimeout(function () {
+        fetch(article.body).then(function (r) { return r.json(); }).then(function (paragraphs) {
+          article.paragraphs = paragraphs; render(article);
+        });
+      }, FETCH_GAP_MS);
+    });
+  } else {
+    render(data);
+  }
+})();
+function render(data) {
   var root = document.getElementById("root");
   root.innerHTML = "";
   document.title = data.title ? data.title + " | " + data.site : data.site;
@@ -50,7 +65,7 @@ APP_JS = """(function () {
     var p = document.createElement("p"); p.textContent = text; article.appendChild(p);
   });
   root.appendChild(article);
-})();
+}
 """
 # Scripts a bundled app typically loads besides its own (so the shell has "many scripts").
 VENDOR_SCRIPTS = ("runtime", "vendor", "polyfills", "analytics")
@@ -91,7 +106,7 @@ def scripted_site(base: str, name: str = "script-gazette", title: str = "Script 
         site.routes["/static/never.js"] = Reply(b"", content_type="text/javascript", delay=HANG_SECONDS)
         headlines.append((HANGING_PATH, "A page that never finishes loading"))
     site.routes["/"] = Reply(_shell(title, {"site": title, "links": headlines}))
-    site.routes["/static/app.js"] = Reply(APP_JS.encode(), content_type="text/javascript",
+    site.routes["/static/app.js"] = Reply(APP_JS.replace("FETCH_GAP_MS", str(FETCH_GAP_MS)).encode(), content_type="text/javascript",
                                           headers=(("Cache-Control", "max-age=3600"),))
     for vendor in VENDOR_SCRIPTS:
         site.routes[f"/static/{vendor}.js"] = Reply(b"void 0;", content_type="text/javascript",
@@ -99,6 +114,22 @@ def scripted_site(base: str, name: str = "script-gazette", title: str = "Script 
     site.routes["/static/site.css"] = Reply(b"body { margin: 0 }", content_type="text/css")
     site.routes["/robots.txt"] = Reply(b"User-agent: *\nAllow: /\n", content_type="text/plain")
     site.config = {"name": name, "start_urls": [base + "/"], "render": "always"}
+    return site
+
+
+def fetched_site(base: str) -> DemoSite:
+    """A script-built site whose pages fetch their article as JSON after load, in two slow requests
+    with a pause between them: the render must wait for the network to go quiet, not just for load."""
+    site = scripted_site(base, "fetch-gazette", "Fetch Gazette", HARBOR[6:])
+    for path, story in [(url[len(base):], story) for url, story in site.articles.items()]:
+        api = f"/api/{story.key}"
+        data = {"site": "Fetch Gazette", "key": story.key, "title": story.title, "date": story.date,
+                "author": story.author, "body": api + "/body.json"}
+        site.routes[path] = Reply(_shell("Fetch Gazette", {"site": "Fetch Gazette", "fetch": api + ".json"}))
+        site.routes[api + ".json"] = Reply(json.dumps(data).encode(), content_type="application/json",
+                                           delay=FETCH_DELAY_SECONDS)
+        site.routes[api + "/body.json"] = Reply(json.dumps(list(story.paragraphs)).encode(),
+                                                content_type="application/json", delay=FETCH_DELAY_SECONDS)
     return site
 
 

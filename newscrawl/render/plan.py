@@ -38,6 +38,11 @@ def browser_found(path: str) -> bool:
     return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
+# Quiet period that ends the settle wait: Playwright's networkidle uses 500 ms; scripts that fetch
+# the article start at once on load, so a shorter gap tells "done" as well and saves the rest.
+DEFAULT_QUIET_MS = 200
+
+
 def context_name(site: str) -> str:
     return f"{CONTEXT_PREFIX}{site}"
 
@@ -55,6 +60,7 @@ class RenderPlan:
     browser_found: bool = False
     wait_until: str = "load"  # page.goto() waits for this event
     settle_ms: int = 0  # then waits up to this long for the network to go quiet
+    quiet_ms: int = DEFAULT_QUIET_MS  # quiet means: no request of the page in flight for this long
     context_options: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
     @classmethod
@@ -66,6 +72,7 @@ class RenderPlan:
         return cls(modes=MappingProxyType(modes), browser_path=path, browser_found=found,
                    wait_until=settings.get("NEWSCRAWL_RENDER_WAIT_UNTIL", "load"),
                    settle_ms=settings.getint("NEWSCRAWL_RENDER_SETTLE_MS", 0),
+                   quiet_ms=settings.getint("NEWSCRAWL_RENDER_QUIET_MS", DEFAULT_QUIET_MS),
                    context_options=MappingProxyType({k: v for k, v in context.items() if v is not None}))
 
     @classmethod
@@ -101,7 +108,7 @@ class RenderPlan:
         scrapy-playwright edits them)."""
         from scrapy_playwright.page import PageMethod
 
-        from .handler import settle_page
+        from .handler import settle_page, track_network
 
         meta = {
             "playwright": True,
@@ -110,7 +117,8 @@ class RenderPlan:
             "playwright_page_goto_kwargs": {"wait_until": self.wait_until},
         }
         if self.settle_ms > 0:
-            meta["playwright_page_methods"] = [PageMethod(settle_page, self.settle_ms)]
+            meta["playwright_page_init_callback"] = track_network
+            meta["playwright_page_methods"] = [PageMethod(settle_page, self.settle_ms, self.quiet_ms)]
         return meta
 
     # --- crawl set-up ---------------------------------------------------------------------------------
