@@ -1,7 +1,9 @@
 """The mock web of the crawl tests: the demo sites served on 127.0.0.x, plus crawl helpers."""
 from __future__ import annotations
 
+import datetime
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +31,13 @@ class CrawlRun:
 
     def site_summary(self, name: str) -> dict:
         return self.summary["sites"][name]
+
+
+def crawl_stats(stderr: str) -> dict:
+    """The Scrapy stats a crawl dumped in its log."""
+    match = re.search(r"Dumping Scrapy stats:\n(\{.*?\})\n\d{4}-", stderr, re.S)
+    assert match, stderr[-3000:]
+    return eval(match.group(1), {"datetime": datetime})  # noqa: S307 (our own crawl's pprint of its stats)
 
 
 def read_jsonl(path: Path) -> list[dict]:

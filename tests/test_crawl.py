@@ -9,10 +9,11 @@ Chinese in GBK with Atom feed and sitemap.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
-from mockweb import BOILERPLATE, ITEM_KEYS, CrawlRun, needs_loopback, run_crawl
+from mockweb import BOILERPLATE, ITEM_KEYS, CrawlRun, crawl_stats, needs_loopback, run_crawl
 from newscrawl.demo import DemoServer
 
 pytestmark = needs_loopback
@@ -148,3 +149,12 @@ def test_summary_is_written_next_to_the_output(run):
 
 def test_progress_is_logged(run):
     assert "Progress: " in run.stderr and " articles (" in run.stderr
+
+
+def test_pending_requests_wait_on_disk_and_the_queue_is_removed_at_the_end(run):
+    """No JOBDIR here: the queue still goes to disk (memory stays flat on broad crawls)."""
+    stats = crawl_stats(run.stderr)
+    assert stats["scheduler/enqueued/disk"] == stats["scheduler/enqueued"] > 20
+    assert "scheduler/enqueued/memory" not in stats
+    spill_dir = re.search(r"Pending requests are queued on disk in (\S+)", run.stderr).group(1)
+    assert not Path(spill_dir).exists()

@@ -7,8 +7,6 @@ holds only the sites' hosts and ports, and the bystander server on 127.0.0.1 get
 """
 from __future__ import annotations
 
-import datetime
-import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +15,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from faultweb import SLOW_SECONDS, FaultWeb
-from mockweb import needs_loopback, read_jsonl
+from mockweb import crawl_stats, needs_loopback, read_jsonl
 from newscrawl.demo import crawl, write_sites_file
 
 pytestmark = needs_loopback
@@ -42,12 +40,6 @@ class FaultRun:
         return self.stats.get(key, 0)
 
 
-def _stats(stderr: str) -> dict:
-    match = re.search(r"Dumping Scrapy stats:\n(\{.*?\})\n\d{4}-", stderr, re.S)
-    assert match, stderr[-3000:]
-    return eval(match.group(1), {"datetime": datetime})  # noqa: S307 (our own crawl's pprint of its stats)
-
-
 @pytest.fixture(scope="module")
 def run(tmp_path_factory) -> FaultRun:
     web = FaultWeb.start()
@@ -63,7 +55,7 @@ def run(tmp_path_factory) -> FaultRun:
         lines = ledger.read_text(encoding="utf-8").splitlines() if ledger.exists() else []
         out = workdir / "out.jsonl"
         yield FaultRun(web, result.returncode, result.stderr, seconds, read_jsonl(out) if out.exists() else [],
-                       _stats(result.stderr), [line for line in lines if not line.startswith("REFUSED ")],
+                       crawl_stats(result.stderr), [line for line in lines if not line.startswith("REFUSED ")],
                        [line.split(" ", 1)[1] for line in lines if line.startswith("REFUSED ")])
     finally:
         web.stop()
