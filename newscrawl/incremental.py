@@ -23,6 +23,7 @@ state knows are not requested again (:class:`KnownArticleMiddleware`).
 """
 from __future__ import annotations
 
+import itertools
 import logging
 from pathlib import Path
 from weakref import WeakKeyDictionary
@@ -74,6 +75,35 @@ def record_of(item: dict | ArticleItem, fingerprint: Fingerprint | None, first_s
                          first_seen=first_seen, fingerprint=fingerprint, duplicate_of=get("duplicate_of"))
 
 
+class PendingFingerprints:
+    """Fingerprints of this run's articles not yet in the backend, indexed by LSH band key, so a new
+    article is compared only with those sharing a band (not with every pending one)."""
+
+    def __init__(self):
+        self.by_band: dict[int, list[tuple[int, ArticleRecord]]] = {}
+        self.order = itertools.count()
+
+    def add(self, record: ArticleRecord) -> None:
+        if record.fingerprint is not None:
+            entry = (next(self.order), record)
+            for band in record.fingerprint.bands:
+                self.by_band.setdefault(band, []).append(entry)
+
+    def remove(self, record: ArticleRecord) -> None:
+        for band in record.fingerprint.bands if record.fingerprint is not None else ():
+            kept = [entry for entry in self.by_band.get(band, ()) if entry[1] is not record]
+            if kept:
+                self.by_band[band] = kept
+            else:
+                self.by_band.pop(band, None)
+
+    def sharing_a_band(self, fingerprint: Fingerprint) -> list[ArticleRecord]:
+        """Pending records with a band in common with ``fingerprint``, earliest admitted first."""
+        found = {id(record): (order, record) for band in fingerprint.bands
+                 for order, record in self.by_band.get(band, ())}
+        return [record for _, record in sorted(found.values(), key=lambda entry: entry[0])]
+
+
 class Ledger:
     """Admitted and written articles of this run, and their commit to the state backend."""
 
@@ -85,6 +115,7 @@ class Ledger:
         self.admitted: dict[str, ArticleRecord] = {}  # canonical URL -> record, until written
         self.unrecorded: list[ArticleRecord] = []  # written, awaiting the next commit
         self.inflight: set[str] = set()  # canonical and fetched URLs of admitted and unrecorded articles
+        self.pending = PendingFingerprints()  # fingerprints of admitted and unrecorded articles
         self.durable_output = False
 
     # --- admission (pipeline) -----------------------------------------------------------------------
@@ -108,16 +139,14 @@ class Ledger:
             return "claimed_elsewhere"
         self.admitted[item.canonical_url] = record
         self.inflight.update((record.canonical_url, record.url))
+        self.pending.add(record)
         if item.duplicate_of:
             count(self.stats, "near_duplicates", item.site)
         return None
 
     def _first_copy(self, fingerprint: Fingerprint) -> str | None:
-        bands = set(fingerprint.bands)
-        pending = [*self.unrecorded, *self.admitted.values()]
-        for record in pending:
-            other = record.fingerprint
-            if other and bands.intersection(other.bands) and fingerprint.similarity(other.signature) >= self.threshold:
+        for record in self.pending.sharing_a_band(fingerprint):
+            if fingerprint.similarity(record.fingerprint.signature) >= self.threshold:
                 return record.duplicate_of or record.canonical_url
         return self.backend.near_duplicate_of(fingerprint, self.threshold)
 
@@ -126,6 +155,7 @@ class Ledger:
         record = self.admitted.pop(canonical_url, None)
         if record is not None:
             self.inflight.difference_update((record.canonical_url, record.url))
+            self.pending.remove(record)
 
     # --- writing and recording (feed exporter) ------------------------------------------------------
 
@@ -145,6 +175,7 @@ class Ledger:
             self.stats.inc_value("newscrawl/state/recorded", len(self.unrecorded))
             for record in self.unrecorded:
                 self.inflight.difference_update((record.canonical_url, record.url))
+                self.pending.remove(record)
             self.unrecorded = []
 
     def detach_output(self, path: str) -> None:

@@ -5,6 +5,8 @@ import json
 
 from newscrawl.demo.stories import HARBOR
 from newscrawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
+from newscrawl.incremental import Ledger
+from newscrawl.items import ArticleItem
 from newscrawl.jsonl import repair_output
 from newscrawl.state import ArticleRecord, SqliteState
 from newscrawl.state_admin import main as state_admin
@@ -47,6 +49,39 @@ def test_state_knows_canonical_and_fetched_urls_and_finds_near_duplicates(tmp_pa
     other = fingerprint_text(" ".join(HARBOR[2].paragraphs))
     assert state.near_duplicate_of(other, NEAR_DUPLICATE_JACCARD) is None
     assert state.open_outputs() == [("out.jsonl", 123)]
+
+
+class _Stats:
+    def __init__(self):
+        self.values = {}
+
+    def inc_value(self, key, count=1):
+        self.values[key] = self.values.get(key, 0) + count
+
+
+def _article(key: str, text: str) -> ArticleItem:
+    return ArticleItem(url=f"http://b.test/{key}", canonical_url=f"http://b.test/{key}", site="b", title=key,
+                       published=None, text=text, html="", lang="en")
+
+
+def test_ledger_marks_copies_of_articles_still_pending_and_of_recorded_ones(tmp_path):
+    ledger = Ledger(SqliteState(tmp_path / "state.sqlite"), _Stats(), NEAR_DUPLICATE_JACCARD)
+    first = _article("first", " ".join(HARBOR[0].paragraphs))
+    dropped = _article("gone", " ".join(HARBOR[1].paragraphs))
+    assert ledger.admit(first) is None and ledger.admit(dropped) is None
+    ledger.release(dropped.canonical_url)  # dropped later on: nothing is a copy of it
+    copy = _article("copy", "Republished with permission. " + " ".join(HARBOR[0].paragraphs))
+    assert ledger.admit(copy) is None and copy.duplicate_of == first.canonical_url
+    of_dropped = _article("of-gone", "Via the wire. " + " ".join(HARBOR[1].paragraphs))
+    assert ledger.admit(of_dropped) is None and of_dropped.duplicate_of is None
+    unrelated = _article("other", " ".join(HARBOR[2].paragraphs))
+    assert ledger.admit(unrelated) is None and unrelated.duplicate_of is None
+    for item in (first, copy, of_dropped, unrelated):
+        ledger.written(item)
+    ledger.commit()
+    assert not ledger.pending.by_band  # all recorded: the pending index is empty again
+    late = _article("late", "From our partners. " + " ".join(HARBOR[0].paragraphs))
+    assert ledger.admit(late) is None and late.duplicate_of == first.canonical_url  # found in the backend
 
 
 def test_short_texts_get_no_fingerprint():
