@@ -158,6 +158,21 @@ def test_template_cuts_boilerplate_the_density_core_keeps():
     assert "Paragraph 5 about the bridge" in assisted.text
 
 
+def test_template_cut_keeps_an_opening_paragraph_before_the_first_marker():
+    """The first marker falls after this story's intro (intros vary per page): the intro stays,
+    the short furniture before the marker goes."""
+    template = learn_template([(url_of(n), page_v1(n)) for n in (1, 2, 3)])
+    intro = ("The council met on Monday evening and, after a long debate that ran past midnight, "
+             "agreed on a plan for the new crossing.")
+    opening = f'<p class="intro">{intro}</p>\n<p class="credit">Photo: archive</p>\n'
+    page = page_v1(6).replace('<div class="story-text">', opening + '<div class="story-text">')
+    assert "Photo: archive" in extract(page, url_of(6)).text
+    assisted = extract(page, url_of(6), template=template)
+    assert assisted.method == "template-cut"
+    assert assisted.text.startswith(intro)
+    assert "Photo: archive" not in assisted.text and "By Staff" not in assisted.text
+
+
 def test_template_of_another_layout_misses():
     template = learn_template([(url_of(n), page_v1(n)) for n in (1, 2, 3)])
     result = extract(page_v2(5), url_of(5), template=template)

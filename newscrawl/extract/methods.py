@@ -23,7 +23,7 @@ from .dom import clean_tree, parse_html
 from .lineblock import lineblock_nodes
 from .options import ExtractOptions
 from .output import render_text
-from .patterns import BLOCK_LEVEL_TAGS
+from .patterns import BLOCK_LEVEL_TAGS, SENTENCE_END_RE
 from .template import SiteTemplate, template_region
 from .verdict import prose_length
 
@@ -87,8 +87,25 @@ def _leaf_blocks(nodes: list) -> list:
     return [element for element in blocks if element not in holders]
 
 
-def _outside(leaves: list, region_text: str) -> list:
-    return [leaf for leaf in leaves if (text := _compact(leaf.text_content())) and text not in region_text]
+def _outside(leaves: list, region_text: str, options: ExtractOptions) -> list:
+    """Leaves to cut: text outside the template region, except paragraphs of the story before it."""
+    outside, inside_seen = [], False
+    for leaf in leaves:
+        text = leaf.text_content()
+        compact = _compact(text)
+        if not compact:
+            continue
+        if compact in region_text:
+            inside_seen = True
+        elif inside_seen or not _story_paragraph(text, options):
+            outside.append(leaf)
+    return outside
+
+
+def _story_paragraph(text: str, options: ExtractOptions) -> bool:
+    text = text.strip()
+    return (weighted_length(text, options) >= options.template_keep_paragraph_chars
+            and SENTENCE_END_RE.search(text) is not None)
 
 
 def apply_template(template: SiteTemplate, source: str, nodes: list, options: ExtractOptions) -> Selection:
@@ -102,7 +119,7 @@ def apply_template(template: SiteTemplate, source: str, nodes: list, options: Ex
     clean_tree(region, options)
     region_text = _compact(region.text_content())
     leaves = _leaf_blocks(nodes)
-    outside = _outside(leaves, region_text)
+    outside = _outside(leaves, region_text, options)
     total = sum(weighted_length(_compact(leaf.text_content()), options) for leaf in leaves)
     dropped = sum(weighted_length(_compact(leaf.text_content()), options) for leaf in outside)
     if total and total - dropped >= options.template_agree_share * total:

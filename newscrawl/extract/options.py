@@ -176,6 +176,13 @@ class ExtractOptions:
     # weighted chars lies between the markers; below it they disagree badly and the
     # extraction inside the region replaces the density output.
     template_agree_share: float = 0.5
+    # A cut before the region removes page furniture, never the story's opening: a block before
+    # the first marker is kept when it has at least this many weighted chars and ends like a
+    # sentence. Measured on cx_bbc: the first marker learned from other pages sometimes falls
+    # inside a story's first paragraphs (bylines, fact boxes and intros vary per page), while
+    # every line a cut rightly removed there was short (bylines, captions, "Media playback is
+    # unsupported"). After the region, prose is cut as before (newsletter and editor's notes).
+    template_keep_paragraph_chars: int = 100
 
     # --- content blocks (DEVELOPERS.md: anchor/form rules applied to VIPS-like blocks) ---
     # Remove navigation and form blocks before density scoring. Off: it did not raise

@@ -85,6 +85,9 @@ CHARSET_ALIASES = {
 }
 
 # CJK characters, for language guessing and character counting.
+# Text ending like a sentence: a full stop, question or exclamation mark (ASCII or CJK), maybe
+# followed by a closing quote or bracket.
+SENTENCE_END_RE = re.compile(r"[.!?。！？…][\"'”’」』)）]*\s*$")
 CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 # Blocks inside the chosen content that the anchor rules may prune.
