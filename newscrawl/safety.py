@@ -95,6 +95,7 @@ class SiteOffsiteMiddleware:
         self.crawler = crawler
         self.stats = crawler.stats
         self._reach: dict[str, SiteReach] = {}
+        self._sites_by_domain: dict[str, list[str]] | None = None  # allowed domain -> site names
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -116,11 +117,25 @@ class SiteOffsiteMiddleware:
         if name is not None:
             reach = self._site_reach(name)
             return "offsite_host" if reach is None else reach.problem(request.url)
-        reaches = [self._site_reach(n) for n in getattr(self.crawler.spider, "frontiers", {})]
-        problems = [r.problem(request.url) for r in reaches if r is not None]
-        if not problems:
+        frontiers = getattr(self.crawler.spider, "frontiers", {})
+        if not frontiers:
             return self._spider_wide_problem(request)
-        return None if None in problems else problems[0]
+        problems = [r.problem(request.url) for n in self._sites_for_host(urlparse_cached(request).hostname)
+                    if (r := self._site_reach(n)) is not None]
+        return None if None in problems else (problems[0] if problems else "offsite_host")
+
+    def _sites_for_host(self, host: str | None) -> list[str]:
+        """Sites whose allowed domains hold ``host`` (indexed: robots.txt requests carry no site, and
+        judging each against every site of a broad crawl cost time quadratic in the sites)."""
+        if self._sites_by_domain is None:
+            self._sites_by_domain = {}
+            for name, frontier in getattr(self.crawler.spider, "frontiers", {}).items():
+                for domain in frontier.site.allowed_domains:
+                    self._sites_by_domain.setdefault(domain, []).append(name)
+        if not host:
+            return []
+        labels = host.lower().rstrip(".").split(".")
+        return [name for i in range(len(labels)) for name in self._sites_by_domain.get(".".join(labels[i:]), ())]
 
     def _spider_wide_problem(self, request) -> str | None:
         domains = tuple(getattr(self.crawler.spider, "allowed_domains", None) or ())

@@ -78,6 +78,8 @@ def test_untagged_requests_need_some_site_to_reach_them(tmp_path):
     _, middleware = _middleware(tmp_path)
     middleware.process_request(Request("http://127.0.0.2:8001/robots.txt"))
     middleware.process_request(Request("https://news.example.com/robots.txt"))
-    for url in ("http://127.0.0.2:9/robots.txt", "http://10.0.0.1/robots.txt", "http://evil.example/"):
+    middleware.process_request(Request("https://WWW.News.Example.com./robots.txt"))  # a subdomain, any case
+    for url in ("http://127.0.0.2:9/robots.txt", "http://10.0.0.1/robots.txt", "http://evil.example/",
+                "https://example.com/robots.txt", "https://news.example.com.evil.example/robots.txt"):
         with pytest.raises(IgnoreRequest):
             middleware.process_request(Request(url))
