@@ -3,6 +3,7 @@
 Every ``NEWSCRAWL_*`` setting can be overridden with ``-s NAME=value``; the
 README lists them with the extra settings for broad crawls.
 """
+import os
 
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["newscrawl.spiders"]
@@ -98,10 +99,16 @@ NEWSCRAWL_RENDER_PAGE_REUSE = 50  # navigations of one browser page before it is
 NEWSCRAWL_RENDER_AUTO_MAX_TEXT_CHARS = 1000  # render: auto renders a no-article page with at most this text
 NEWSCRAWL_RENDER_AUTO_MIN_SCRIPTS = 5  # ... and an app root element or at least this many scripts
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
-# no display, no sandbox (root in containers), no traffic of the browser's own (updates, sync, QUIC)
+# no display, no sandbox (root in containers), no traffic of the browser's own (updates, sync, QUIC);
+# renderer processes shared by the pages of all sites, at most one per CPU: Chromium otherwise starts
+# one per page and site (15 for 4 sites on 2 CPUs), which costs memory (peak RSS of the tree 4.3 GB ->
+# 2.7 GB) and CPU (309 -> 240-270 ms per page; benchmarks/render_speed.py). Site isolation protects a
+# user's data from other sites' pages; a crawler's browser holds none, and every site still gets its
+# own context (cookies, storage, cache).
 PLAYWRIGHT_LAUNCH_OPTIONS = {"headless": True, "args": [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"]}
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-site-isolation-trials", f"--renderer-process-limit={max(2, os.cpu_count() or 2)}"]}
 PLAYWRIGHT_MAX_CONTEXTS = 8  # browser contexts at once, one per rendering site; more sites take turns
 PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4  # pages open at once in one context
 PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = 20_000  # ms for page.goto(); a slower page counts as errors/timeout
