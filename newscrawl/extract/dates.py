@@ -288,14 +288,14 @@ def _year_matches(text: str) -> list[tuple[int, int]]:
     return matches
 
 
-def _footer_start(text: str) -> int | None:
-    """Where the copyright/ICP footer of a text starts, or None."""
+def _before_footer(text: str) -> str:
+    """The text up to its copyright/ICP footer (all of it when there is none)."""
     lowered = text.lower()
     if len(lowered) == len(text):
         footer = dp.FOOTER_LOWER_RE.search(lowered)
     else:  # a character changed length when lowercased: positions differ
         footer = dp.FOOTER_TEXT_RE.search(text)
-    return footer.start() if footer else None
+    return text[:footer.start()] if footer else text
 
 
 def _build(groups: dict, lang: str | None = None) -> FoundDate | None:
@@ -522,9 +522,7 @@ def _split_dates(text: str, lang: str | None, bounds: _Bounds,
     """
     if not dp.HAS_YEAR_RE.search(text):
         return [], []
-    footer = _footer_start(text)
-    if footer is not None:
-        text = text[:footer]
+    text = _before_footer(text)
     labelled, plain = [], []
     for start, _end, found in iter_text_dates(text, lang):
         if not bounds.accept(found):
@@ -543,9 +541,7 @@ def _pick_in_text(text: str, lang: str | None, bounds: _Bounds,
     The same dates as ``_split_dates``, found lazily span by span around the years:
     labelled ones only in spans with a label word, the others until the caller stops.
     """
-    footer = _footer_start(text)
-    if footer is not None:
-        text = text[:footer]
+    text = _before_footer(text)
     spans = _year_spans(text)
     if not spans:
         return
@@ -626,9 +622,7 @@ def _from_labelled_text(root: lxml.html.HtmlElement, lang: str | None, bounds: _
     Years are found first (one cheap scan) and only the text around each is parsed.
     """
     text = "\n".join(visible_runs(root, options.date_text_scan_chars))
-    footer = _footer_start(text)
-    if footer is not None:
-        text = text[:footer]
+    text = _before_footer(text)
     labels = _label_starts(text)
     if not labels:
         return
