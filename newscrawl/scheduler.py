@@ -16,8 +16,6 @@ import shutil
 import tempfile
 
 from scrapy.core.scheduler import Scheduler
-from scrapy.utils.job import job_dir
-from scrapy.utils.misc import build_from_crawler, load_object
 
 logger = logging.getLogger(__name__)
 
@@ -25,25 +23,14 @@ logger = logging.getLogger(__name__)
 class SpillingScheduler(Scheduler):
     spill_dir: str | None = None
 
-    @classmethod
-    def from_crawler(cls, crawler):
-        settings = crawler.settings
-        if job_dir(settings) or not settings.getbool("NEWSCRAWL_SPILL_QUEUE", True):
-            return super().from_crawler(crawler)
-        spill_dir = tempfile.mkdtemp(prefix="newscrawl-queue-")
-        scheduler = cls(
-            dupefilter=build_from_crawler(load_object(settings["DUPEFILTER_CLASS"]), crawler),
-            jobdir=spill_dir,  # the scheduler reads it only to place its disk queue
-            dqclass=load_object(settings["SCHEDULER_DISK_QUEUE"]),
-            mqclass=load_object(settings["SCHEDULER_MEMORY_QUEUE"]),
-            logunser=settings.getbool("SCHEDULER_DEBUG"),
-            stats=crawler.stats,
-            pqclass=load_object(settings["SCHEDULER_PRIORITY_QUEUE"]),
-            crawler=crawler,
-        )
-        scheduler.spill_dir = spill_dir
-        logger.info("Pending requests are queued on disk in %s (removed at the end)", spill_dir)
-        return scheduler
+    def __init__(self, dupefilter, jobdir: str | None = None, *args, crawler=None, **kwargs):
+        spill_dir = None
+        if not jobdir and crawler is not None and crawler.settings.getbool("NEWSCRAWL_SPILL_QUEUE", True):
+            spill_dir = jobdir = tempfile.mkdtemp(prefix="newscrawl-queue-")  # read only to place the disk queue
+        super().__init__(dupefilter, jobdir, *args, crawler=crawler, **kwargs)
+        if spill_dir:
+            self.spill_dir = spill_dir
+            logger.info("Pending requests are queued on disk in %s (removed at the end)", spill_dir)
 
     def close(self, reason):
         try:
