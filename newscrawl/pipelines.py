@@ -5,12 +5,9 @@ the same key under the page's site).
 """
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
-import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime
 
 from scrapy import signals
@@ -25,6 +22,7 @@ from .fingerprint import Fingerprint, fingerprint_text
 from .items import ArticleItem, PageItem
 from .templates import SiteTemplates, site_templates_from_settings
 from .urls import canonicalize, is_root
+from .workers import WorkerPool
 
 logger = logging.getLogger(__name__)
 
@@ -108,7 +106,7 @@ class ExtractPipeline:
         self.extract_options = extract_options
         self.workers = workers
         self.fingerprints = fingerprints  # also fingerprint article texts in the workers (state enabled)
-        self.pool: ProcessPoolExecutor | None = None
+        self.pool: WorkerPool | None = None
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -131,13 +129,12 @@ class ExtractPipeline:
             logger.warning("extraction workers need the asyncio reactor; extracting in the Scrapy process")
             self.workers = 0
         if self.workers:
-            context = multiprocessing.get_context("forkserver")
-            self.pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self.pool = WorkerPool(self.workers)
             logger.info("extracting in %d worker process(es)", self.workers)
 
     def close_spider(self) -> None:
         if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool.shutdown()
             self.pool = None
         if self.templates is not None:
             self.templates.save()
@@ -162,9 +159,9 @@ class ExtractPipeline:
 
     async def _extract_in_pool(self, item: PageItem) -> ArticleItem:
         job = run_extract_and_fingerprint if self.fingerprints else run_extract
-        future = self.pool.submit(job, item.body, item.url, item.encoding, item.fetched_at, self._options_for(item))
         try:
-            outcome = await asyncio.wrap_future(future)
+            outcome = await self.pool.submit(job, item.body, item.url, item.encoding, item.fetched_at,
+                                             self._options_for(item))
         except Exception:
             logger.exception("extractor failed on %s", item.url)
             raise _drop(self.stats, item.site, "extract_error", item.url) from None

@@ -1,0 +1,101 @@
+"""The extraction worker pool: results, errors, a worker that dies, shutdown, and the frame format."""
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+import pytest
+
+from newscrawl.workers import WorkerDied, WorkerPool, frame, split_frames
+
+
+def double(value: int) -> int:
+    return value * 2
+
+
+def echo_size(payload: bytes) -> int:
+    return len(payload)
+
+
+def fail(message: str) -> None:
+    raise ValueError(message)
+
+
+def pid_after(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+@pytest.fixture
+def pool():
+    workers = WorkerPool(2)
+    yield workers
+    workers.shutdown()
+
+
+def test_results_come_back_to_their_own_tasks(pool):
+    async def run():
+        return await asyncio.gather(*(pool.submit(double, n) for n in range(200)))
+
+    assert asyncio.run(run()) == [2 * n for n in range(200)]
+
+
+def test_a_payload_larger_than_the_pipe_buffer_is_sent_whole(pool):
+    payload = os.urandom(3_000_000)  # a pipe holds 64 KB: the rest waits for the writable callback
+
+    async def run():
+        return await asyncio.gather(pool.submit(echo_size, payload), pool.submit(echo_size, payload))
+
+    assert asyncio.run(run()) == [len(payload), len(payload)]
+
+
+def test_an_exception_in_the_task_reaches_the_caller(pool):
+    async def run():
+        with pytest.raises(ValueError, match="no article here"):
+            await pool.submit(fail, "no article here")
+        return await pool.submit(double, 21)
+
+    assert asyncio.run(run()) == 42
+
+
+def test_a_killed_worker_fails_its_task_and_is_replaced():
+    pool = WorkerPool(1)
+    try:
+        async def run():
+            slow = pool.submit(pid_after, 5)
+            await asyncio.sleep(0.5)
+            victim = pool.workers[0].process.pid
+            os.kill(victim, signal.SIGKILL)
+            with pytest.raises(WorkerDied, match=str(victim)):
+                await asyncio.wait_for(slow, 10)
+            after = await asyncio.wait_for(pool.submit(pid_after, 0), 30)
+            return victim, after
+
+        victim, after = asyncio.run(run())
+        assert after != victim
+    finally:
+        pool.shutdown()
+
+
+def test_shutdown_ends_the_worker_processes():
+    pool = WorkerPool(2)
+    processes = [worker.process for worker in pool.workers]
+    assert all(process.is_alive() for process in processes)
+    pool.shutdown()
+    assert not any(process.is_alive() for process in processes)
+    with pytest.raises(RuntimeError, match="shut down"):
+        asyncio.run(_submit_one(pool))
+
+
+async def _submit_one(pool):
+    return await pool.submit(double, 1)
+
+
+def test_frames_split_at_their_boundaries_and_keep_a_partial_tail():
+    stream = bytearray(frame(b"abc") + frame(b"") + frame(b"x" * 70_000))
+    tail = frame(b"partial")[:6]
+    stream += tail
+    assert split_frames(stream) == [b"abc", b"", b"x" * 70_000]
+    assert stream == bytearray(tail)
