@@ -20,6 +20,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Sequence
 
 import numpy as np
 from datasketch import MinHash
@@ -59,6 +60,21 @@ class Fingerprint:
         if mine.shape != other.shape:
             return 0.0
         return float(np.count_nonzero(mine == other)) / len(mine)
+
+    def first_similar(self, signatures: Sequence[bytes | None], threshold: float) -> int | None:
+        """The index of the first signature at least ``threshold`` similar to this one, else None.
+
+        One numpy comparison for all candidates: a crawl of look-alike pages can hold hundreds of
+        LSH candidates per article, and comparing them one by one cost more than the look-up.
+        """
+        usable = [index for index, other in enumerate(signatures) if other and len(other) == len(self.signature)]
+        if not usable:
+            return None
+        stacked = np.frombuffer(b"".join(signatures[index] for index in usable), dtype=np.uint32)
+        stacked = stacked.reshape(len(usable), -1)
+        shares = np.count_nonzero(stacked == np.frombuffer(self.signature, dtype=np.uint32), axis=1)
+        hits = np.flatnonzero(shares / stacked.shape[1] >= threshold)
+        return usable[int(hits[0])] if len(hits) else None
 
 
 def shingle_hashes(text: str) -> np.ndarray:

@@ -145,9 +145,10 @@ class Ledger:
         return None
 
     def _first_copy(self, fingerprint: Fingerprint) -> str | None:
-        for record in self.pending.sharing_a_band(fingerprint):
-            if fingerprint.similarity(record.fingerprint.signature) >= self.threshold:
-                return record.duplicate_of or record.canonical_url
+        candidates = self.pending.sharing_a_band(fingerprint)
+        found = fingerprint.first_similar([record.fingerprint.signature for record in candidates], self.threshold)
+        if found is not None:
+            return candidates[found].duplicate_of or candidates[found].canonical_url
         return self.backend.near_duplicate_of(fingerprint, self.threshold)
 
     def release(self, canonical_url: str) -> None:

@@ -125,11 +125,12 @@ class SqliteState:
         marks = ",".join("?" * len(fingerprint.bands))
         rows = self.db.execute(
             f"SELECT a.canonical_url, a.duplicate_of, a.signature FROM articles a WHERE a.id IN "
-            f"(SELECT article_id FROM bands WHERE key IN ({marks})) ORDER BY a.id", fingerprint.bands)
-        for canonical, first, signature in rows:
-            if signature and fingerprint.similarity(signature) >= threshold:
-                return first or canonical
-        return None
+            f"(SELECT article_id FROM bands WHERE key IN ({marks})) ORDER BY a.id", fingerprint.bands).fetchall()
+        found = fingerprint.first_similar([signature for _, _, signature in rows], threshold)
+        if found is None:
+            return None
+        canonical, first, _ = rows[found]
+        return first or canonical
 
     def add_articles(self, records: Iterable[ArticleRecord], output: str | None = None,
                      committed: int | None = None) -> None:

@@ -84,6 +84,18 @@ def test_ledger_marks_copies_of_articles_still_pending_and_of_recorded_ones(tmp_
     assert ledger.admit(late) is None and late.duplicate_of == first.canonical_url  # found in the backend
 
 
+def test_first_similar_skips_unusable_and_dissimilar_signatures_and_keeps_their_order():
+    story = " ".join(HARBOR[0].paragraphs)
+    fingerprint = fingerprint_text(story)
+    near = fingerprint_text("Republished with permission. " + story).signature
+    other = fingerprint_text(" ".join(HARBOR[2].paragraphs)).signature
+    candidates = [other, None, near[:8], near, fingerprint.signature]
+    assert fingerprint.first_similar(candidates, NEAR_DUPLICATE_JACCARD) == 3
+    assert fingerprint.first_similar([other, None, b""], NEAR_DUPLICATE_JACCARD) is None
+    assert fingerprint.first_similar([], NEAR_DUPLICATE_JACCARD) is None
+    assert fingerprint.first_similar([other], 0.0) == 0  # a threshold of 0 takes any signature
+
+
 def test_short_texts_get_no_fingerprint():
     assert fingerprint_text("Breaking: road closed.") is None
 
