@@ -197,3 +197,19 @@ def test_page_wide_body_class_is_not_a_foreign_block_for_time_elements():
     html = page(body='<h1>Bridge reopens after repairs</h1><time datetime="2018-09-02">Sunday</time>')
     html = html.replace("<body>", '<body class="single-post has-sidebar">')
     assert published(html) == "2018-09-02"
+
+
+def test_byline_in_a_list_styled_box_is_read_but_a_list_of_links_is_skipped():
+    # a byline <ul> styled "inline-list": one date and one link, not a link list
+    html = page(body='<h1>Bridge reopens after repairs</h1>'
+                     '<p class="standfirst">The city reopened its oldest bridge after two years of work.</p>'
+                     '<ul class="inline-list meta-row"><li><span>March 4, 2019</span></li>'
+                     '<a href="#comments">Comments (12)</a></ul>'
+                     '<p>Work on the bridge began on January 10, 2017, and ran late.</p>')
+    assert published(html) == "2019-03-04"
+    # the same names on a list of other stories' links: their dates are not the page's
+    links = "".join(f'<li><a href="/s{i}">Another story headline number {i}</a> <span>May {i}, 2018</span></li>'
+                    for i in range(1, 4))
+    html = page(body=f'<h1>Bridge reopens after repairs</h1><ul class="inline-list">{links}</ul>'
+                     '<div>By Ann Lee, January 10, 2017</div>')
+    assert published(html) == "2017-01-10"

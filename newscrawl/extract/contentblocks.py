@@ -80,6 +80,11 @@ class _Counts:
                          self.longest[i])
 
 
+def block_stats(element) -> NodeStats:
+    """The anchor-rule counts of one element and everything inside it."""
+    return _Counts(element).stats(0)
+
+
 def classify_block(stats: NodeStats, text_fields: int, options: ExtractOptions) -> str:
     """navigation, form or text, by the anchor/form rules (DEVELOPERS.md)."""
     if text_fields and not has_prose(stats, options):

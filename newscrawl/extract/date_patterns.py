@@ -86,10 +86,15 @@ DATE_CLASS_RE = re.compile(
 )
 # Class/id tokens of blocks whose dates are not the page's (comments, related lists),
 # searched in the lowercased "class id" of an element.
-NOT_ARTICLE_CLASS_RE = re.compile(
-    r"comment|reply|related|recommend|(?:news|article|post|item|link)[-_]?list|(?:^|[\s_-])(?:hot|rank|list)(?:$|[\s_-])"
-    r"|footer|sidebar|tie-|cmt"
+_NOT_ARTICLE_NAMES = (
+    r"comment|reply|related|recommend|(?:news|article|post|item|link)[-_]?list|footer|sidebar|tie-|cmt"
 )
+# Bare "list", "hot" and "rank" tokens: also styling names ("clean-list", "inline-list"
+# on a byline row), so a block named only by them counts as foreign only when it is
+# link navigation (the anchor rule of blocks.py).
+_LIST_NAMES = r"(?:^|[\s_-])(?:hot|rank|list)(?:$|[\s_-])"
+NOT_ARTICLE_CLASS_RE = re.compile(_NOT_ARTICLE_NAMES + "|" + _LIST_NAMES)
+NOT_ARTICLE_STRONG_CLASS_RE = re.compile(_NOT_ARTICLE_NAMES)
 # "datePublished" written in a JSON-LD block that is not valid JSON (trailing commas, raw newlines).
 RAW_JSONLD_PUBLISHED_RE = re.compile(r'"(?:datePublished|dateCreated)"\s*:\s*"(?P<value>[^"]{6,40})"')
 

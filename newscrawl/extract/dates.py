@@ -28,6 +28,8 @@ import lxml.etree
 import lxml.html
 
 from . import date_patterns as dp
+from .blocks import is_link_navigation
+from .contentblocks import block_stats
 from .metadata import PageMeta
 from .named_attributes import select_attributes, words_in_values
 from .options import DEFAULT_OPTIONS, ExtractOptions
@@ -98,7 +100,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
     shown: list[Callable[[], Iterator[FoundDate | None]]] = []
     if root is not None:
         machine.append(lambda: _from_raw_jsonld(root, lang))
-        machine.append(lambda: _from_marked_elements(root, lang))
+        machine.append(lambda: _from_marked_elements(root, lang, options))
         shown += [
             lambda: _from_byline(root, page, lang, bounds, options),
             lambda: _from_date_classes(root, lang, bounds, options),
@@ -417,7 +419,8 @@ def _from_meta(page: PageMeta, keys: tuple[str, ...], lang: str | None) -> Itera
             yield parse_date(value, lang)
 
 
-def _from_marked_elements(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[FoundDate | None]:
+def _from_marked_elements(root: lxml.html.HtmlElement, lang: str | None,
+                          options: ExtractOptions) -> Iterator[FoundDate | None]:
     """itemprop=datePublished, data-ptime, <time pubdate>, class "published", then <time datetime>."""
     token = f" {dp.PUBLISHED_CLASS_TOKEN} "
     classes = {value for value in words_in_values(root, "class", [dp.PUBLISHED_CLASS_TOKEN])
@@ -428,7 +431,7 @@ def _from_marked_elements(root: lxml.html.HtmlElement, lang: str | None) -> Iter
     for count, element in enumerate(root.iter("time")):
         if count >= 10:
             break
-        if element.get("datetime") and not _in_foreign_block(element):
+        if element.get("datetime") and not _in_foreign_block(element, options):
             yield _element_date(element, lang)
 
 
@@ -448,7 +451,7 @@ def _element_date(element: lxml.html.HtmlElement, lang: str | None,
     return parse_date(" ".join(element.text_content().split())[:200], lang)
 
 
-def _in_foreign_block(element: lxml.html.HtmlElement, depth: int = 8) -> bool:
+def _in_foreign_block(element: lxml.html.HtmlElement, options: ExtractOptions, depth: int = 8) -> bool:
     """True inside a comment, related-links or footer block (its dates are not the page's)."""
     node = element
     for _ in range(depth):
@@ -457,24 +460,42 @@ def _in_foreign_block(element: lxml.html.HtmlElement, depth: int = 8) -> bool:
             return False  # their classes describe the page ("no-sidebars"), not a block
         if node.tag in ("footer", "aside", "nav"):
             return True
-        if _names_foreign(node):
+        if _names_foreign(node, options):
             return True
     return False
 
 
-def _names_foreign(element: lxml.html.HtmlElement) -> bool:
-    """The element's class/id name a comment, related-links or footer block."""
+# What a class/id value says of its block (``_foreign_names``).
+_NOT_FOREIGN_NAMED, _LIST_NAMED, _FOREIGN_NAMED = 0, 1, 2
+
+
+def _names_foreign(element: lxml.html.HtmlElement, options: ExtractOptions) -> bool:
+    """The element's class/id name a comment, related-links or footer block.
+
+    Names that only say "list" (or "hot", "rank") count when the block is also link
+    navigation: a byline row is often styled as a list.
+    """
     names = element.get("class")
     ident = element.get("id")
     if ident:
         names = f"{names or ''} {ident}"
-    return bool(names) and _foreign_names(names)
+    if not names:
+        return False
+    kind = _foreign_names(names)
+    if kind == _LIST_NAMED:
+        return is_link_navigation(block_stats(element), options)
+    return kind == _FOREIGN_NAMED
 
 
 @functools.lru_cache(maxsize=8192)
-def _foreign_names(names: str) -> bool:
+def _foreign_names(names: str) -> int:
     """Cached: pages repeat the same class names (menu items, list entries) many times."""
-    return not names.isspace() and bool(dp.NOT_ARTICLE_CLASS_RE.search(names.lower()))
+    if names.isspace():
+        return _NOT_FOREIGN_NAMED
+    lowered = names.lower()
+    if dp.NOT_ARTICLE_STRONG_CLASS_RE.search(lowered):
+        return _FOREIGN_NAMED
+    return _LIST_NAMED if dp.NOT_ARTICLE_CLASS_RE.search(lowered) else _NOT_FOREIGN_NAMED
 
 
 def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: _Bounds,
@@ -485,15 +506,16 @@ def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, 
         return
     inside, _ = _split_dates(visible_text(headline), lang, bounds)
     yield from inside
-    after = following_texts(headline, options.date_after_headline_chars, skip=_is_foreign)
+    skip = functools.partial(_is_foreign, options=options)
+    after = following_texts(headline, options.date_after_headline_chars, skip=skip)
     yield from _pick_in_runs(after, lang, bounds, options)
-    before = preceding_texts(headline, options.date_before_headline_chars, skip=_is_foreign)[::-1]
+    before = preceding_texts(headline, options.date_before_headline_chars, skip=skip)[::-1]
     yield from _pick_in_runs(before, lang, bounds, options, last=True)
 
 
-def _is_foreign(element: lxml.html.HtmlElement) -> bool:
+def _is_foreign(element: lxml.html.HtmlElement, options: ExtractOptions = DEFAULT_OPTIONS) -> bool:
     """A block whose dates are not the page's: comments, link lists, page furniture."""
-    return element.tag in ("footer", "aside", "nav") or _names_foreign(element)
+    return element.tag in ("footer", "aside", "nav") or _names_foreign(element, options)
 
 
 def _pick_in_runs(runs: list[str], lang: str | None, bounds: _Bounds, options: ExtractOptions,
@@ -578,7 +600,7 @@ def _from_date_classes(root: lxml.html.HtmlElement, lang: str | None, bounds: _B
         seen += 1
         if seen > options.date_max_class_elements:
             return
-        if _in_foreign_block(element):
+        if _in_foreign_block(element, options):
             continue
         text = _leading_text(element, _DATE_BOX_TEXT_CHARS)
         found_in_text = False
@@ -646,7 +668,8 @@ def _label_starts(text: str) -> list[int] | None:
 def _from_first_text_date(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
                           options: ExtractOptions) -> Iterator[FoundDate]:
     """The first date of the page text outside links and foreign blocks (old portal pages)."""
-    text = "\n".join(link_free_runs(root, options.date_text_scan_chars, _is_foreign))
+    skip = functools.partial(_is_foreign, options=options)
+    text = "\n".join(link_free_runs(root, options.date_text_scan_chars, skip))
     yield from _pick_in_text(text, lang, bounds)
 
 
