@@ -213,3 +213,18 @@ def test_byline_in_a_list_styled_box_is_read_but_a_list_of_links_is_skipped():
     html = page(body=f'<h1>Bridge reopens after repairs</h1><ul class="inline-list">{links}</ul>'
                      '<div>By Ann Lee, January 10, 2017</div>')
     assert published(html) == "2017-01-10"
+
+
+def test_a_wrapper_holding_the_headline_is_not_a_foreign_block():
+    # layout classes name the sidebar beside the story ("has-sidebar"): the block holding
+    # the headline is the story's, so its <time> counts
+    html = page(body='<div class="layout layout--has-sidebar"><article><h1>Bridge reopens after repairs</h1>'
+                     '<time datetime="2019-03-04T10:00:00">Monday</time>'
+                     '<p>The city reopened its oldest bridge after two years of work.</p></article>'
+                     '<div class="widget">Weather</div></div>')
+    assert published(html) == "2019-03-04T10:00:00"
+    # a sidebar beside the headline is still foreign
+    html = page(body='<h1>Bridge reopens after repairs</h1>'
+                     '<div class="sidebar"><time datetime="2017-01-10T08:00:00">Tuesday</time></div>'
+                     '<p>The city reopened its oldest bridge after two years of work.</p>')
+    assert published(html) is None

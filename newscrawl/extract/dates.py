@@ -100,10 +100,10 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
     shown: list[Callable[[], Iterator[FoundDate | None]]] = []
     if root is not None:
         machine.append(lambda: _from_raw_jsonld(root, lang))
-        machine.append(lambda: _from_marked_elements(root, lang, options))
+        machine.append(lambda: _from_marked_elements(root, page, lang, options))
         shown += [
             lambda: _from_byline(root, page, lang, bounds, options),
-            lambda: _from_date_classes(root, lang, bounds, options),
+            lambda: _from_date_classes(root, page, lang, bounds, options),
             lambda: _from_labelled_text(root, lang, bounds, options),
         ]
     late: list[Callable[[], Iterator[FoundDate | None]]] = []
@@ -419,7 +419,7 @@ def _from_meta(page: PageMeta, keys: tuple[str, ...], lang: str | None) -> Itera
             yield parse_date(value, lang)
 
 
-def _from_marked_elements(root: lxml.html.HtmlElement, lang: str | None,
+def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None,
                           options: ExtractOptions) -> Iterator[FoundDate | None]:
     """itemprop=datePublished, data-ptime, <time pubdate>, class "published", then <time datetime>."""
     token = f" {dp.PUBLISHED_CLASS_TOKEN} "
@@ -428,10 +428,11 @@ def _from_marked_elements(root: lxml.html.HtmlElement, lang: str | None,
     chosen = {"class": classes, "itemprop": dp.MARKED_DATE_ITEMPROPS}
     for value in select_attributes(root, chosen, dp.MARKED_DATE_XPATH):
         yield _element_date(value.getparent(), lang)
+    headline = find_byline_anchor(root, page)
     for count, element in enumerate(root.iter("time")):
         if count >= 10:
             break
-        if element.get("datetime") and not _in_foreign_block(element, options):
+        if element.get("datetime") and not _in_foreign_block(element, headline, options):
             yield _element_date(element, lang)
 
 
@@ -451,18 +452,26 @@ def _element_date(element: lxml.html.HtmlElement, lang: str | None,
     return parse_date(" ".join(element.text_content().split())[:200], lang)
 
 
-def _in_foreign_block(element: lxml.html.HtmlElement, options: ExtractOptions, depth: int = 8) -> bool:
-    """True inside a comment, related-links or footer block (its dates are not the page's)."""
+def _in_foreign_block(element: lxml.html.HtmlElement, headline: lxml.html.HtmlElement | None,
+                      options: ExtractOptions, depth: int = 8) -> bool:
+    """True inside a comment, related-links or footer block (its dates are not the page's).
+
+    A block holding the headline is the story's whatever its names: layout wrappers
+    are named after the sidebar beside them ("layout--has-sidebar").
+    """
     node = element
     for _ in range(depth):
         node = node.getparent()
         if node is None or node.tag in ("body", "html"):
             return False  # their classes describe the page ("no-sidebars"), not a block
-        if node.tag in ("footer", "aside", "nav"):
-            return True
-        if _names_foreign(node, options):
-            return True
+        if node.tag in ("footer", "aside", "nav") or _names_foreign(node, options):
+            return not _holds(node, headline)
     return False
+
+
+def _holds(block: lxml.html.HtmlElement, element: lxml.html.HtmlElement | None) -> bool:
+    """True when ``element`` lies inside ``block``."""
+    return element is not None and any(node is block for node in element.iterancestors())
 
 
 # What a class/id value says of its block (``_foreign_names``).
@@ -589,9 +598,10 @@ def _pick_in_text(text: str, lang: str | None, bounds: _Bounds,
             yield from (found for labelled, found in kinds(index) if not labelled)
 
 
-def _from_date_classes(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
+def _from_date_classes(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: _Bounds,
                        options: ExtractOptions) -> Iterator[FoundDate | None]:
     """Byline boxes named date/time/pubtime/info..., outside comments and link lists."""
+    headline = find_byline_anchor(root, page)
     chosen = {"class": _date_box_names(words_in_values(root, "class", dp.DATE_CLASS_WORDS)),
               "id": _date_box_names(words_in_values(root, "id", dp.DATE_ID_WORDS))}
     seen = 0
@@ -600,7 +610,7 @@ def _from_date_classes(root: lxml.html.HtmlElement, lang: str | None, bounds: _B
         seen += 1
         if seen > options.date_max_class_elements:
             return
-        if _in_foreign_block(element, options):
+        if _in_foreign_block(element, headline, options):
             continue
         text = _leading_text(element, _DATE_BOX_TEXT_CHARS)
         found_in_text = False
