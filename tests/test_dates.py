@@ -228,3 +228,18 @@ def test_a_wrapper_holding_the_headline_is_not_a_foreign_block():
                      '<div class="sidebar"><time datetime="2017-01-10T08:00:00">Tuesday</time></div>'
                      '<p>The city reopened its oldest bridge after two years of work.</p>')
     assert published(html) is None
+
+
+def test_byline_in_a_card_footer_is_read_but_a_page_footer_of_links_is_skipped():
+    # a component's footer ("card-footer") under the headline holds its byline
+    html = page(body='<div class="story-header"><h1>Bridge reopens after repairs</h1></div>'
+                     '<div class="card-footer byline-row"><span>By <a href="/staff/ann">Ann Lee</a></span>'
+                     '<span class="stamp">Aug 17, 2020 at 5:00 AM</span></div>'
+                     '<p>The city reopened its oldest bridge after two years of work.</p>')
+    assert published(html) == "2020-08-17T05:00:00"
+    # the page footer's links and dates are not the story's
+    html = page(body='<h1>Bridge reopens after repairs</h1>'
+                     '<p>The city reopened its oldest bridge after two years of work.</p>'
+                     '<div class="site-footer"><a href="/about">About us</a> <a href="/contact">Contact</a>'
+                     ' <a href="/privacy">Privacy policy</a> <span>2019-01-01</span></div>')
+    assert published(html) is None

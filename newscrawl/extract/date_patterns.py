@@ -87,12 +87,13 @@ DATE_CLASS_RE = re.compile(
 # Class/id tokens of blocks whose dates are not the page's (comments, related lists),
 # searched in the lowercased "class id" of an element.
 _NOT_ARTICLE_NAMES = (
-    r"comment|reply|related|recommend|(?:news|article|post|item|link)[-_]?list|footer|sidebar|tie-|cmt"
+    r"comment|reply|related|recommend|(?:news|article|post|item|link)[-_]?list|sidebar|tie-|cmt"
 )
-# Bare "list", "hot" and "rank" tokens: also styling names ("clean-list", "inline-list"
-# on a byline row), so a block named only by them counts as foreign only when it is
-# link navigation (the anchor rule of blocks.py).
-_LIST_NAMES = r"(?:^|[\s_-])(?:hot|rank|list)(?:$|[\s_-])"
+# Bare "list", "hot" and "rank" tokens, and "footer": also styling names ("clean-list",
+# "inline-list" on a byline row) and component footers ("card-footer" under a headline
+# holding the byline), so a block named only by them counts as foreign only when it is
+# link navigation (the anchor rule of blocks.py), as page footers and link lists are.
+_LIST_NAMES = r"(?:^|[\s_-])(?:hot|rank|list)(?:$|[\s_-])|footer"
 NOT_ARTICLE_CLASS_RE = re.compile(_NOT_ARTICLE_NAMES + "|" + _LIST_NAMES)
 NOT_ARTICLE_STRONG_CLASS_RE = re.compile(_NOT_ARTICLE_NAMES)
 # "datePublished" written in a JSON-LD block that is not valid JSON (trailing commas, raw newlines).

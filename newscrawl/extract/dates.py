@@ -481,8 +481,9 @@ _NOT_FOREIGN_NAMED, _LIST_NAMED, _FOREIGN_NAMED = 0, 1, 2
 def _names_foreign(element: lxml.html.HtmlElement, options: ExtractOptions) -> bool:
     """The element's class/id name a comment, related-links or footer block.
 
-    Names that only say "list" (or "hot", "rank") count when the block is also link
-    navigation: a byline row is often styled as a list.
+    Names that only say "list" (or "hot", "rank", "footer") count when the block is
+    also link navigation: a byline row is often styled as a list, or is the footer of
+    the headline's card.
     """
     names = element.get("class")
     ident = element.get("id")
