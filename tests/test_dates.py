@@ -243,3 +243,17 @@ def test_byline_in_a_card_footer_is_read_but_a_page_footer_of_links_is_skipped()
                      '<div class="site-footer"><a href="/about">About us</a> <a href="/contact">Contact</a>'
                      ' <a href="/privacy">Privacy policy</a> <span>2019-01-01</span></div>')
     assert published(html) is None
+
+
+def test_shown_updated_date_is_the_last_resort():
+    # nothing names the publish date: the byline's "Updated" date is kept, as dateModified is
+    html = page(body="<h1>Bridge reopens after repairs</h1>"
+                     '<div>City desk | Updated: Jan 23, 2020, 10:45 AM IST <a href="#c">0 Comments</a></div>'
+                     "<p>The city reopened its oldest bridge after two years of work.</p>")
+    assert published(html) == "2020-01-23T10:45:00"
+    # any publish source still comes first, even the URL
+    assert published(html, "https://example.com/2020/01/20/bridge") == "2020-01-20"
+    # a copyright year line is no update label
+    html = page(body="<h1>Bridge reopens after repairs</h1><p>Words of the story.</p>"
+                     "<div>Copyright 2020-01-23 The Daily</div>")
+    assert published(html) is None

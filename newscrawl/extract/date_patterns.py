@@ -99,13 +99,16 @@ NOT_ARTICLE_STRONG_CLASS_RE = re.compile(_NOT_ARTICLE_NAMES)
 # "datePublished" written in a JSON-LD block that is not valid JSON (trailing commas, raw newlines).
 RAW_JSONLD_PUBLISHED_RE = re.compile(r'"(?:datePublished|dateCreated)"\s*:\s*"(?P<value>[^"]{6,40})"')
 
+# Labels of a later edit just before a date.
+_UPDATE_LABEL_WORDS = r"updated?|modified|last\s+edit|更新|修改|修订|actualiza|atualiza|mis\s+à\s+jour|обновлен|更新日|изменен"
 # Text of the elements whose date is not the publish date (copyright, updates, comments).
 NOT_PUBLISH_CONTEXT_RE = re.compile(
-    r"(?:©|copyright|\(c\)|版权|備案|备案|ICP|updated?|modified|last\s+edit|更新|修改|修订|"
-    r"joined|registered|member\s+since|注册|註冊|加入|"
-    r"actualiza|atualiza|mis\s+à\s+jour|обновлен|更新日|изменен)\W{0,3}\Z",
+    r"(?:©|copyright|\(c\)|版权|備案|备案|ICP|" + _UPDATE_LABEL_WORDS + r"|"
+    r"joined|registered|member\s+since|注册|註冊|加入)\W{0,3}\Z",
     re.I,
 )
+# The update labels alone: such a date is the page's last edit, a fallback like dateModified.
+UPDATE_CONTEXT_RE = re.compile(r"(?:" + _UPDATE_LABEL_WORDS + r")\W{0,3}\Z", re.I)
 # Every date pattern holds a year like this: texts without one are not searched.
 HAS_YEAR_RE = re.compile(r"(?:19|20)\d{2}|\d{2}\s*年")
 # Labels just before a date that name it the publish date.

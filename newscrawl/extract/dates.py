@@ -3,11 +3,12 @@
 Sources, best first (issue 2): JSON-LD datePublished, publish meta tags,
 elements marked as the publish date (itemprop, data-ptime, <time datetime>),
 the byline text near the headline, date-named byline boxes, a labelled date
-in the page text ("发布时间：..."), page-script variables, the URL, and last
-the modified dates. The first source giving a plausible date wins: after 1995
-and not after the fetch time. When a machine source (JSON-LD, meta, marked
-elements) gives one, the shown date is looked for only when the machine dates
-disagree on the day or are in UTC.
+in the page text ("发布时间：..."), page-script variables, the URL, then the
+modified dates, and last a date shown as updated next to the headline. The
+first source giving a plausible date wins: after 1995 and not after the fetch
+time. When a machine source (JSON-LD, meta, marked elements) gives one, the
+shown date is looked for only when the machine dates disagree on the day or
+are in UTC.
 
 Every search is bounded and shares per-tree work: class/id/itemprop values are
 read once (``named_attributes``), the headline is found once (``title``), the
@@ -117,6 +118,8 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
     if root is not None:
         late.append(lambda: _from_first_text_date(root, lang, bounds, options))
     late.append(lambda: _from_url(page.first("og:image", "twitter:image")))
+    if root is not None:
+        late.append(lambda: _from_updated_byline(root, page, lang, bounds, options))
 
     machine_dates = _accepted(machine, bounds)
     found = next(machine_dates, None)
@@ -521,6 +524,22 @@ def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, 
     yield from _pick_in_runs(after, lang, bounds, options)
     before = preceding_texts(headline, options.date_before_headline_chars, skip=skip)[::-1]
     yield from _pick_in_runs(before, lang, bounds, options, last=True)
+
+
+def _from_updated_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: _Bounds,
+                         options: ExtractOptions) -> Iterator[FoundDate]:
+    """A date shown as updated next to the headline: the last resort, as dateModified is."""
+    headline = find_byline_anchor(root, page)
+    if headline is None:
+        return
+    skip = functools.partial(_is_foreign, options=options)
+    runs = following_texts(headline, options.date_after_headline_chars, skip=skip)
+    for index, run in enumerate(runs):
+        prefix = runs[index - 1][-16:] + "\n" if index else ""
+        text = _before_footer(run)
+        for start, _end, found in iter_text_dates(text, lang):
+            if bounds.accept(found) and dp.UPDATE_CONTEXT_RE.search((prefix + text[:start])[-16:]):
+                yield found
 
 
 def _is_foreign(element: lxml.html.HtmlElement, options: ExtractOptions = DEFAULT_OPTIONS) -> bool:
