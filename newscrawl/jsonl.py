@@ -165,6 +165,8 @@ class DurableFeedExporter(FeedExporter):
         self.uri: str | None = None
         self.ledger = None
         self.sync_task: task.LoopingCall | None = None
+        self.line_exporter: JsonLinesItemExporter | None = None
+        self.line_buffer: io.BytesIO | None = None
         if settings.getbool("NEWSCRAWL_DURABLE_JSONL", True):
             self._take_durable_feed()
 
@@ -193,12 +195,17 @@ class DurableFeedExporter(FeedExporter):
         logger.info("Writing items to %s (durable JSONL, synced every %.1f s)", self.writer.path, self.sync_seconds)
 
     def _line(self, item) -> bytes:
-        buffer = io.BytesIO()
-        exporter = JsonLinesItemExporter(buffer, encoding=self.options.get("encoding") or "utf-8",
-                                         fields_to_export=self.options.get("fields"),
-                                         indent=self.options.get("indent"))
-        exporter.export_item(item)
-        line = buffer.getvalue()
+        """The item as one JSON line, by Scrapy's JSON-lines exporter (made once, into a reused buffer)."""
+        if self.line_exporter is None:
+            self.line_buffer = io.BytesIO()
+            self.line_exporter = JsonLinesItemExporter(self.line_buffer,
+                                                       encoding=self.options.get("encoding") or "utf-8",
+                                                       fields_to_export=self.options.get("fields"),
+                                                       indent=self.options.get("indent"))
+        self.line_buffer.seek(0)
+        self.line_buffer.truncate()
+        self.line_exporter.export_item(item)
+        line = self.line_buffer.getvalue()
         return line if line.endswith(b"\n") else line + b"\n"
 
     def item_scraped(self, item, spider) -> None:

@@ -123,13 +123,15 @@ class SqliteState:
     def near_duplicate_of(self, fingerprint: Fingerprint, threshold: float) -> str | None:
         """The canonical URL of the earliest stored article similar to ``fingerprint``, if any."""
         marks = ",".join("?" * len(fingerprint.bands))
+        # Only ids and signatures of the candidates (there can be hundreds); the URLs of the one found.
         rows = self.db.execute(
-            f"SELECT a.canonical_url, a.duplicate_of, a.signature FROM articles a WHERE a.id IN "
+            f"SELECT a.id, a.signature FROM articles a WHERE a.id IN "
             f"(SELECT article_id FROM bands WHERE key IN ({marks})) ORDER BY a.id", fingerprint.bands).fetchall()
-        found = fingerprint.first_similar([signature for _, _, signature in rows], threshold)
+        found = fingerprint.first_similar([signature for _, signature in rows], threshold)
         if found is None:
             return None
-        canonical, first, _ = rows[found]
+        canonical, first = self.db.execute("SELECT canonical_url, duplicate_of FROM articles WHERE id = ?",
+                                           (rows[found][0],)).fetchone()
         return first or canonical
 
     def add_articles(self, records: Iterable[ArticleRecord], output: str | None = None,
