@@ -127,7 +127,9 @@ class Ledger:
         """None when the article may be emitted (``duplicate_of`` set on the item), else a drop reason."""
         if item.canonical_url in self.inflight:
             return "duplicate"
-        if self.backend.is_known(item.canonical_url) or self.backend.is_known(canonicalize(item.url)):
+        fetched = canonicalize(item.url)
+        if self.backend.is_known(item.canonical_url) or (fetched != item.canonical_url
+                                                         and self.backend.is_known(fetched)):
             return "known"
         fingerprint = getattr(item, "text_fingerprint", None)  # computed in an extraction worker
         if fingerprint is None:
@@ -211,14 +213,16 @@ class Ledger:
 class StateExtension:
     """Open the ledger at start (lock, recovery) and close it when the engine stops."""
 
-    def __init__(self, crawler):
+    def __init__(self, crawler, ledger: Ledger):
         self.crawler = crawler
+        self.ledger = ledger
 
     @classmethod
     def from_crawler(cls, crawler):
-        if ledger_for(crawler) is None:
+        ledger = ledger_for(crawler)
+        if ledger is None:
             raise NotConfigured
-        ext = cls(crawler)
+        ext = cls(crawler, ledger)
         crawler.signals.connect(ext.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(ext.item_dropped, signal=signals.item_dropped)
         crawler.signals.connect(ext.item_dropped, signal=signals.item_error)
@@ -227,14 +231,13 @@ class StateExtension:
 
     def item_scraped(self, item, response) -> None:
         """Without a durable JSONL output, record each article as soon as it is handed to the exporters."""
-        ledger = ledger_for(self.crawler)
-        if isinstance(item, ArticleItem) and not ledger.durable_output:
-            ledger.written(item)
-            ledger.commit()
+        if isinstance(item, ArticleItem) and not self.ledger.durable_output:
+            self.ledger.written(item)
+            self.ledger.commit()
 
     def item_dropped(self, item, response, **kwargs) -> None:
         if isinstance(item, ArticleItem):
-            ledger_for(self.crawler).release(item.canonical_url)
+            self.ledger.release(item.canonical_url)
 
     def engine_stopped(self) -> None:
         ledger = _ledgers.pop(self.crawler, None)
@@ -248,6 +251,7 @@ class IncrementalPipeline:
     def __init__(self, crawler):
         self.crawler = crawler
         self.stats = crawler.stats
+        self.ledger: Ledger | None = None  # the crawl's ledger, looked up once
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -258,7 +262,9 @@ class IncrementalPipeline:
     def process_item(self, item):
         if not isinstance(item, ArticleItem):
             return item
-        reason = ledger_for(self.crawler).admit(item)
+        if self.ledger is None:
+            self.ledger = ledger_for(self.crawler)
+        reason = self.ledger.admit(item)
         if reason:
             count(self.stats, f"dropped/{reason}", item.site)
             raise DropItem(f"{reason}: {item.url}")
@@ -275,6 +281,7 @@ class KnownArticleMiddleware:
 
     def __init__(self, crawler):
         self.crawler = crawler
+        self.ledger: Ledger | None = None  # the crawl's ledger, looked up once
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -285,7 +292,9 @@ class KnownArticleMiddleware:
     def _keep(self, entry) -> bool:
         if not isinstance(entry, Request) or not _is_article_request(entry):
             return True
-        if ledger_for(self.crawler).is_known(canonicalize(entry.url)):
+        if self.ledger is None:
+            self.ledger = ledger_for(self.crawler)
+        if self.ledger.is_known(canonicalize(entry.url)):
             count(self.crawler.stats, "skipped/known", entry.meta.get("newscrawl_site"))
             return False
         return True
