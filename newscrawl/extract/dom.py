@@ -29,6 +29,24 @@ _BOMS = (
 _CONTROL_CHARS_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
+def _html_parser() -> lxml.etree.HTMLParser:
+    """lxml.html's parser, with the element classes chosen in C.
+
+    ``lxml.html.document_fromstring``'s own parser asks a Python method for the class
+    of every element proxy lxml creates (a fifth of the extractor's time went there);
+    this lookup gives every element ``HtmlElement`` without calling Python. Only the
+    form-field classes (FormElement, InputElement...) are lost, which nothing here uses.
+    """
+    parser = lxml.etree.HTMLParser()
+    parser.set_element_class_lookup(lxml.etree.ElementDefaultClassLookup(
+        element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment,
+        pi=lxml.html.HtmlProcessingInstruction, entity=lxml.html.HtmlEntity))
+    return parser
+
+
+_HTML_PARSER = _html_parser()
+
+
 def normalize_charset(name: str | None) -> str | None:
     """Map a declared charset to the Python codec a browser would use, or None."""
     if not name:
@@ -79,7 +97,7 @@ def parse_html(html: str) -> lxml.html.HtmlElement | None:
         # lxml refuses str input with an encoding declaration
         html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html, count=1)
     try:
-        root = lxml.html.document_fromstring(html)
+        root = lxml.html.document_fromstring(html, parser=_HTML_PARSER)
     except (lxml.etree.ParserError, ValueError):
         return None
     if root.find("body") is None:
@@ -96,7 +114,7 @@ def _reparse_body(root: lxml.html.HtmlElement, html: str) -> lxml.html.HtmlEleme
     if not match:
         return root
     try:
-        body_root = lxml.html.document_fromstring(html[match.start():])
+        body_root = lxml.html.document_fromstring(html[match.start():], parser=_HTML_PARSER)
     except (lxml.etree.ParserError, ValueError):
         return root
     head = root.find("head")
