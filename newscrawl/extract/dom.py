@@ -15,10 +15,14 @@ from .patterns import (
     HIDDEN_STYLE_RE,
     NOISE_TAGS,
     UNLIKELY_BLOCK_RE,
+    UNLIKELY_BLOCK_ASCII_RE,
     LIKELY_BLOCK_RE,
+    LIKELY_BLOCK_ASCII_RE,
     FORM_FIELD_TAGS,
-    ARTICLE_MARKER_XPATH,
+    ARTICLE_MARKER_ITEMPROP,
+    ARTICLE_MARKER_TAGS,
     COMMENT_BLOCK_RE,
+    COMMENT_BLOCK_ASCII_RE,
 )
 
 _BOMS = (
@@ -145,22 +149,26 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
     lxml.etree.strip_elements(root, *NOISE_TAGS, *FORM_FIELD_TAGS, lxml.etree.Comment,
                               lxml.etree.ProcessingInstruction, with_tail=False)
     doomed = [form for form in root.iter("form") if _form_is_noise(form, options)]
-    protected = _article_holders(root) if options.remove_unlikely else set()
-    for element in _WITH_CLEANING_ATTRIBUTES(root):
+    candidates = _WITH_CLEANING_ATTRIBUTES(root)
+    protected = None   # found when the first boilerplate name is met
+    for element in candidates:
         if is_hidden(element):
             doomed.append(element)
         elif (options.remove_unlikely and element.tag not in _NEVER_UNLIKELY_TAGS
-              and is_unlikely_name(f"{element.get('class', '')} {element.get('id', '')}")
-              and element not in protected):
-            doomed.append(element)
+              and is_unlikely_name(f"{element.get('class', '')} {element.get('id', '')}")):
+            if protected is None:
+                protected = _article_holders(root, candidates)
+            if element not in protected:
+                doomed.append(element)
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()
 
 
-# One scan for every element a cleaning rule may remove (hidden, or named like boilerplate).
-_WITH_CLEANING_ATTRIBUTES = lxml.etree.XPath("//*[@class or @id or @style or @hidden or @aria-hidden]")
-_ARTICLE_MARKERS = lxml.etree.XPath(ARTICLE_MARKER_XPATH)
+# One scan for every element a cleaning rule may remove (hidden, or named like boilerplate),
+# and the article markers named by itemprop (see _article_holders).
+_WITH_CLEANING_ATTRIBUTES = lxml.etree.XPath(
+    f"//*[@class or @id or @style or @hidden or @aria-hidden or @itemprop='{ARTICLE_MARKER_ITEMPROP}']")
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main"})
 
 
@@ -169,16 +177,27 @@ def is_unlikely_name(names: str) -> bool:
     """Does a class/id string name a boilerplate block? (cached: pages repeat their names)"""
     if not names.strip():
         return False
-    if COMMENT_BLOCK_RE.search(names):
+    if names.isascii():
+        return _is_unlikely(names.lower(), COMMENT_BLOCK_ASCII_RE, UNLIKELY_BLOCK_ASCII_RE, LIKELY_BLOCK_ASCII_RE)
+    return _is_unlikely(names, COMMENT_BLOCK_RE, UNLIKELY_BLOCK_RE, LIKELY_BLOCK_RE)
+
+
+def _is_unlikely(names: str, comment: re.Pattern, unlikely: re.Pattern, likely: re.Pattern) -> bool:
+    if comment.search(names):
         return True
-    return bool(UNLIKELY_BLOCK_RE.search(names)) and not LIKELY_BLOCK_RE.search(names)
+    return bool(unlikely.search(names)) and not likely.search(names)
 
 
-def _article_holders(root: lxml.html.HtmlElement) -> set:
+def _article_holders(root: lxml.html.HtmlElement, candidates: list) -> set:
     """The headline, article elements and all their ancestors: blocks named like
-    boilerplate that wrap them are layout boxes, not boilerplate."""
+    boilerplate that wrap them are layout boxes, not boilerplate.
+
+    ``candidates`` are clean_tree's elements, which hold those with the marker itemprop.
+    """
     holders: set = set()
-    for marker in _ARTICLE_MARKERS(root):
+    markers = [*root.iter(*ARTICLE_MARKER_TAGS),
+               *(element for element in candidates if element.get("itemprop") == ARTICLE_MARKER_ITEMPROP)]
+    for marker in markers:
         if marker in holders:
             continue
         holders.add(marker)

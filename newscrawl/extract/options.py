@@ -190,12 +190,13 @@ class ExtractOptions:
     content_blocks: bool = False
 
 DEFAULT_OPTIONS = ExtractOptions()
+# The option names, read once (every extract call checks its keywords against them).
+_OPTION_NAMES = frozenset(f.name for f in fields(ExtractOptions))
 
 
 def make_options(**overrides) -> ExtractOptions:
     """Defaults with keyword overrides; an unknown name raises TypeError naming it."""
-    known = {f.name for f in fields(ExtractOptions)}
-    unknown = sorted(set(overrides) - known)
+    unknown = sorted(set(overrides) - _OPTION_NAMES)
     if unknown:
         raise TypeError(f"unknown extract option(s): {', '.join(unknown)}")
     return replace(DEFAULT_OPTIONS, **overrides) if overrides else DEFAULT_OPTIONS

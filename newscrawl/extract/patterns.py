@@ -68,6 +68,22 @@ LIKELY_BLOCK_RE = re.compile(
     re.I,
 )
 
+
+def ascii_lowercase_twin(pattern: re.Pattern) -> re.Pattern:
+    """The same lowercase pattern without re.I, to search ASCII text lowercased first.
+
+    On ASCII text both find the same matches; the twin runs ~3x faster on class/id names
+    (re.I keeps the engine from skipping positions by their first character).
+    """
+    if pattern.pattern != pattern.pattern.lower():
+        raise ValueError(f"not a lowercase pattern: {pattern.pattern!r}")
+    return re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE)
+
+
+UNLIKELY_BLOCK_ASCII_RE = ascii_lowercase_twin(UNLIKELY_BLOCK_RE)
+COMMENT_BLOCK_ASCII_RE = ascii_lowercase_twin(COMMENT_BLOCK_RE)
+LIKELY_BLOCK_ASCII_RE = ascii_lowercase_twin(LIKELY_BLOCK_RE)
+
 # style="display:none" / visibility:hidden
 HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
@@ -97,8 +113,10 @@ PRUNABLE_BLOCK_TAGS = frozenset({"aside", "div", "ul", "ol", "dl", "table", "sec
 SIBLING_CONTENT_TAGS = frozenset({"p", "div", "section", "h2", "h3", "h4", "h5", "h6", "ul", "ol",
                                   "blockquote", "table", "figure", "pre", "dl", "center", "font"})
 
-# Descendants that mark a block as holding the article (its boilerplate-like name is layout).
-ARTICLE_MARKER_XPATH = "//h1 | //article | //main | //*[@itemprop='articleBody']"
+# Descendants that mark a block as holding the article (its boilerplate-like name is layout):
+# these tags, and an element with this itemprop.
+ARTICLE_MARKER_TAGS = ("h1", "article", "main")
+ARTICLE_MARKER_ITEMPROP = "articleBody"
 
 # Short lines inside the content that are page furniture, not article text: source and
 # editor credits of Chinese portals, dateline+source bylines, media captions' labels,
