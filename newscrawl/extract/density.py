@@ -75,11 +75,11 @@ class DensityTable:
     """Counts of every element of a tree, indexed by document order."""
 
     def __init__(self, root: lxml.etree._Element):
-        self.elements = [e for e in root.iter(lxml.etree.Element)]
+        self.elements = list(root.iter(lxml.etree.Element))
         # Keyed by id(): the list keeps every proxy alive (so ids stay unique) and is
         # the only owner, freed last-to-first, deepest first. Proxies freed ancestors
         # first cost O(depth) each in lxml: minutes on a 100,000-deep page.
-        self.position = {id(e): i for i, e in enumerate(self.elements)}
+        self.position = dict(zip(map(id, self.elements), range(len(self.elements))))
         size = len(self.elements)
         self.text = [0] * size
         self.link_text = [0] * size

@@ -7,6 +7,7 @@ from urllib.parse import urljoin
 import lxml.etree
 import lxml.html
 
+from .dom import make_element
 from .patterns import BLOCK_LEVEL_TAGS, KEPT_ATTRIBUTES, KEPT_HTML_TAGS, LAZY_IMAGE_ATTRIBUTES
 
 
@@ -43,6 +44,8 @@ def _absolute(base_url: str | None, value: str) -> str:
 
 
 def _clean_attributes(element, base_url: str | None) -> None:
+    if not element.attrib:
+        return   # most content elements carry none: nothing to keep, drop or rewrite
     tag = element.tag
     if tag == "img" and not (element.get("src") or "").strip().lower().startswith(("http", "/", ".")) \
             and any(element.get(lazy) for lazy in LAZY_IMAGE_ATTRIBUTES):
@@ -73,7 +76,7 @@ def render_html(nodes: list, base_url: str | None = None) -> str:
     """The content as clean HTML: structural tags only, safe attributes, absolute links."""
     if not nodes:
         return ""
-    wrapper = lxml.html.Element("div")
+    wrapper = make_element("div")   # its tree classes its elements in C, like the page's
     for node in nodes:
         wrapper.append(copy.deepcopy(node))
     for child in wrapper:
@@ -91,7 +94,12 @@ def render_html(nodes: list, base_url: str | None = None) -> str:
         _clean_attributes(element, base_url)
     if unwanted:
         lxml.etree.strip_tags(wrapper, *unwanted)
-    for element in list(wrapper.iter("p", "li", "a", "figure", "figcaption")):
-        if not element.text_content().strip() and element.find(".//img") is None and element.tag != "a":
+    for element in list(wrapper.iter("p", "li", "figure", "figcaption")):
+        if not _shows_text(element) and element.find(".//img") is None:
             element.drop_tree()
     return lxml.html.tostring(wrapper, encoding="unicode", method="html")
+
+
+def _shows_text(element) -> bool:
+    """Does the element hold non-blank text? (``text_content()`` runs an XPath per call)"""
+    return any(text.strip() for text in element.itertext())
