@@ -95,7 +95,11 @@ NEWSCRAWL_RENDER_WAIT_UNTIL = "load"  # page.goto() waits for: commit, domconten
 NEWSCRAWL_RENDER_SETTLE_MS = 1000  # then up to this many ms for the network to go quiet (0: no wait)
 NEWSCRAWL_RENDER_QUIET_MS = 200  # quiet: no request of the page in flight for this long (networkidle: 500)
 NEWSCRAWL_RENDER_IDLE_SECONDS = 20.0  # a site's browser context is closed after this long without a page
-NEWSCRAWL_RENDER_PAGE_REUSE = 50  # navigations of one browser page before it is closed and replaced
+# navigations of one browser page before it is closed and replaced. Playwright keeps every request,
+# response and route of a page (about 20 objects per navigation here, in the driver and in Python)
+# until the page closes, so a long-lived page grows; a new page costs ~110 ms of browser CPU
+# (/tmp-free measure: benchmarks/render_speed.py, 50 -> 25: RSS growth after page 100 +12% -> +5%)
+NEWSCRAWL_RENDER_PAGE_REUSE = 25
 NEWSCRAWL_RENDER_AUTO_MAX_TEXT_CHARS = 1000  # render: auto renders a no-article page with at most this text
 NEWSCRAWL_RENDER_AUTO_MIN_SCRIPTS = 5  # ... and an app root element or at least this many scripts
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
@@ -110,10 +114,14 @@ PLAYWRIGHT_LAUNCH_OPTIONS = {"headless": True, "args": [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--disable-site-isolation-trials", f"--renderer-process-limit={max(2, os.cpu_count() or 2)}"]}
 PLAYWRIGHT_MAX_CONTEXTS = 8  # browser contexts at once, one per rendering site; more sites take turns
-PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 4  # pages open at once in one context
+# pages open at once in one context; a render waits ~0.3 s for the network to go quiet, so with 4 a
+# site rendered at most ~8 pages/s on 2 CPUs; at polite per-domain concurrency (2) this is not reached
+PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 8
+NEWSCRAWL_RENDER_MAX_PAGES = 0  # renders at once over all sites; 0: 4 per CPU (render/handler.py)
 PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = 20_000  # ms for page.goto(); a slower page counts as errors/timeout
 PLAYWRIGHT_ABORT_REQUEST = "newscrawl.render.handler.abort_unneeded_request"  # no images, media, fonts, CSS
-PLAYWRIGHT_PROCESS_REQUEST_HEADERS = "scrapy_playwright.headers.use_scrapy_headers"  # our user agent
+# Scrapy's headers on navigations; other requests keep the browser's (with our user agent, set per context)
+PLAYWRIGHT_PROCESS_REQUEST_HEADERS = "newscrawl.render.handler.navigation_headers"
 MEMUSAGE_WARNING_MB = 3072  # warn once when the crawl's memory (browser included) passes this
 
 # --- incremental state and crash safety (newscrawl.incremental, newscrawl.jsonl) ---------

@@ -13,6 +13,7 @@ from newscrawl.demo import DemoServer
 from newscrawl.demo.scripted import HANGING_PATH, fetched_site, hanging_site, scripted_site
 from newscrawl.demo.web import valley_ledger
 from newscrawl.render.plan import DEFAULT_BROWSER_PATH
+from newscrawl.settings import USER_AGENT
 
 pytestmark = needs_loopback
 needs_browser = pytest.mark.skipif(not os.access(DEFAULT_BROWSER_PATH, os.X_OK),
@@ -92,6 +93,14 @@ def test_browser_skips_images_and_style_sheets_but_runs_scripts(always_run):
     paths = always_run.web.paths("script-gazette")
     assert "/static/app.js" in paths
     assert not [p for p in paths if p.startswith("/img/") or p.endswith(".css")]
+
+
+@needs_browser
+def test_every_request_of_the_browser_carries_the_crawl_user_agent(always_run):
+    web = always_run.web
+    agents = {(path, agent) for (site, path), agent in zip(web.requests, web.user_agents) if site == "script-gazette"}
+    assert {"/static/app.js", "/"} <= {path for path, _ in agents}
+    assert {agent for _, agent in agents} == {USER_AGENT}
 
 
 @needs_browser

@@ -1,12 +1,15 @@
 """Rendering plan, script-built page signals and the browser's request filter (no browser needed)."""
 from __future__ import annotations
 
+import asyncio
+import os
 from types import SimpleNamespace
 
 import pytest
+from scrapy.http.headers import Headers
 from scrapy.settings import Settings
 
-from newscrawl.render.handler import abort_unneeded_request
+from newscrawl.render.handler import RENDERS_PER_CPU, abort_unneeded_request, navigation_headers, render_page_limit
 from newscrawl.render.plan import DEFAULT_BROWSER_PATH, HANDLER_PATH, RenderPlan, browser_path
 from newscrawl.render.shape import PageShape, ScriptBuiltOptions, read_page_shape, visible_text_chars
 from newscrawl.sites import SiteConfig
@@ -132,3 +135,29 @@ def test_browser_redirects_and_frames_to_private_addresses_are_blocked():
     frame = _browser_request("http://10.0.0.5/", "https://news.example/a.html", "document", navigation=True,
                              in_subframe=True)
     assert abort_unneeded_request(frame) is True
+
+
+def test_render_page_limit_comes_from_the_setting_or_the_cpu_count():
+    assert render_page_limit(Settings({"NEWSCRAWL_RENDER_MAX_PAGES": 3})) == 3
+    assert render_page_limit(Settings({})) == RENDERS_PER_CPU * (os.cpu_count() or 1)
+
+
+class _FakeRequest:
+    def __init__(self, navigation: bool):
+        self.navigation = navigation
+
+    def is_navigation_request(self) -> bool:
+        return self.navigation
+
+    async def all_headers(self) -> dict:
+        return {"user-agent": "HeadlessChrome", "accept": "*/*"}
+
+
+def test_only_navigations_get_the_scrapy_request_headers():
+    data = {"headers": Headers({"User-Agent": "newscrawl/test", "Accept-Language": "en"})}
+    navigation = asyncio.run(navigation_headers(browser_type_name="chromium", playwright_request=_FakeRequest(True),
+                                                scrapy_request_data=data))
+    assert navigation["User-Agent"] == "newscrawl/test" and navigation["Accept-Language"] == "en"
+    script = asyncio.run(navigation_headers(browser_type_name="chromium", playwright_request=_FakeRequest(False),
+                                            scrapy_request_data=data))
+    assert script is None  # the browser's own headers, not read from it first

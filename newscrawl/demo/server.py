@@ -24,7 +24,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802 (http.server naming)
         web: DemoServer = self.server.web  # type: ignore[attr-defined]
         site: DemoSite = self.server.site  # type: ignore[attr-defined]
-        web.record(site.name, self.path)
+        web.record(site.name, self.path, self.headers.get("User-Agent"))
         reply = site.reply(self.path)
         if reply.delay:
             time.sleep(reply.delay)
@@ -57,16 +57,19 @@ def _free_address(first: int) -> tuple[int, ThreadingHTTPServer]:
 
 @dataclass
 class DemoServer:
-    """The running demo web: ``sites`` in order, ``requests`` as (site, path) in arrival order."""
+    """The running demo web: ``sites`` in order, ``requests`` as (site, path) in arrival order, and
+    the user agent of each in ``user_agents``."""
 
     sites: list[DemoSite] = field(default_factory=list)
     requests: list[tuple[str, str]] = field(default_factory=list)
+    user_agents: list[str | None] = field(default_factory=list)
     _servers: list[ThreadingHTTPServer] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def record(self, site: str, path: str) -> None:
+    def record(self, site: str, path: str, user_agent: str | None = None) -> None:
         with self._lock:
             self.requests.append((site, path))
+            self.user_agents.append(user_agent)
 
     def paths(self, site: str) -> list[str]:
         with self._lock:

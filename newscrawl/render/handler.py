@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 from contextlib import suppress
 from urllib.parse import urlsplit
@@ -28,6 +29,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy import signals
 from scrapy.utils.defer import deferred_from_coro
 from scrapy_playwright.handler import DEFAULT_CONTEXT_NAME, ScrapyPlaywrightDownloadHandler
+from scrapy_playwright.headers import use_scrapy_headers
 from twisted.internet import task
 
 from ..counters import count
@@ -39,12 +41,31 @@ logger = logging.getLogger(__name__)
 # Resource types the browser never fetches: nothing in them changes the page's text.
 BLOCKED_RESOURCE_TYPES = frozenset({"image", "media", "font", "stylesheet"})
 IDLE_CHECKS_PER_PERIOD = 4  # how often per idle period the contexts are looked at
+# Renders in flight per CPU, over all sites. A render spends much of its time waiting (load, then the
+# quiet period), so a few per CPU keep the CPUs busy (one site with 8 at once: 8.9 pages/s on 2 CPUs,
+# benchmarks/render_speed.py); without this cap PLAYWRIGHT_MAX_CONTEXTS x PLAYWRIGHT_MAX_PAGES_PER_CONTEXT
+# (64) pages could render at once, each holding renderer memory, on the same 2 CPUs.
+RENDERS_PER_CPU = 4
 
 
 def abort_unneeded_request(request: PlaywrightRequest) -> bool:
     """PLAYWRIGHT_ABORT_REQUEST: drop images, media, fonts and style sheets, and requests the
     browser would send to a private or loopback address that the page itself was not loaded from."""
     return request.resource_type in BLOCKED_RESOURCE_TYPES or _reaches_private_elsewhere(request)
+
+
+async def navigation_headers(*, browser_type_name: str, playwright_request: PlaywrightRequest,
+                             scrapy_request_data: dict) -> dict[str, str] | None:
+    """PLAYWRIGHT_PROCESS_REQUEST_HEADERS: the Scrapy request's headers on navigations (as
+    scrapy-playwright's ``use_scrapy_headers``); None, i.e. the browser's own, on every other request.
+
+    ``use_scrapy_headers`` reads each request's full headers from the browser only to put our user
+    agent in, one more round trip per script or data request; the browser context already sends
+    that user agent (RenderPlan's context options)."""
+    if not playwright_request.is_navigation_request():
+        return None
+    return await use_scrapy_headers(browser_type_name=browser_type_name, playwright_request=playwright_request,
+                                    scrapy_request_data=scrapy_request_data)
 
 
 def _origin(url: str) -> tuple[str, int | None]:
@@ -133,6 +154,12 @@ async def settle_page(page: Page, timeout_ms: int, quiet_ms: int = DEFAULT_QUIET
     await activity.wait_quiet(quiet_ms / 1000, timeout_ms / 1000)
 
 
+def render_page_limit(settings) -> int:
+    """NEWSCRAWL_RENDER_MAX_PAGES, or by default RENDERS_PER_CPU per CPU."""
+    limit = settings.getint("NEWSCRAWL_RENDER_MAX_PAGES", 0)
+    return limit if limit > 0 else RENDERS_PER_CPU * (os.cpu_count() or 1)
+
+
 class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
     """scrapy-playwright's handler with per-site browser contexts closed when their site is idle.
 
@@ -166,7 +193,9 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self.page_gates: dict[str, asyncio.Semaphore] = {}
         self.page_pools: dict[str, list[Page]] = {}
         self.page_uses: dict[Page, int] = {}
-        self.page_max_uses = max(1, crawler.settings.getint("NEWSCRAWL_RENDER_PAGE_REUSE", 50))
+        self.page_max_uses = max(1, crawler.settings.getint("NEWSCRAWL_RENDER_PAGE_REUSE", 25))
+        # renders at once over all sites (each site also at most PLAYWRIGHT_MAX_PAGES_PER_CONTEXT)
+        self.render_slots = asyncio.Semaphore(render_page_limit(crawler.settings))
         self.last_used: dict[str, float] = {}
         self.idle_watch: task.LoopingCall | None = None
         crawler.signals.connect(self._start_idle_watch, signals.engine_started)
@@ -184,7 +213,8 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
         try:
             await self._hold_slot(name)
             async with self.page_gates.setdefault(name, asyncio.Semaphore(self.config.max_pages_per_context)):
-                return await self._render_in_pooled_page(name, request)
+                async with self.render_slots:
+                    return await self._render_in_pooled_page(name, request)
         finally:
             self.in_flight[name] -= 1
             self.last_used[name] = time.monotonic()
