@@ -95,11 +95,6 @@ def render_html(nodes: list, base_url: str | None = None) -> str:
     if unwanted:
         lxml.etree.strip_tags(wrapper, *unwanted)
     for element in list(wrapper.iter("p", "li", "figure", "figcaption")):
-        if not _shows_text(element) and element.find(".//img") is None:
+        if not element.text_content().strip() and element.find(".//img") is None:
             element.drop_tree()
     return lxml.html.tostring(wrapper, encoding="unicode", method="html")
-
-
-def _shows_text(element) -> bool:
-    """Does the element hold non-blank text? (``text_content()`` runs an XPath per call)"""
-    return any(text.strip() for text in element.itertext())
