@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from types import SimpleNamespace
 
@@ -9,7 +10,8 @@ import pytest
 from scrapy.http.headers import Headers
 from scrapy.settings import Settings
 
-from newscrawl.render.handler import RENDERS_PER_CPU, abort_unneeded_request, navigation_headers, render_page_limit
+from newscrawl.render.handler import (PLAYWRIGHT_LOGGER, RENDERS_PER_CPU, abort_unneeded_request, navigation_headers,
+                                      quiet_playwright_logger, render_page_limit)
 from newscrawl.render.plan import DEFAULT_BROWSER_PATH, HANDLER_PATH, RenderPlan, browser_path
 from newscrawl.render.shape import PageShape, ScriptBuiltOptions, read_page_shape, visible_text_chars
 from newscrawl.sites import SiteConfig
@@ -161,3 +163,15 @@ def test_only_navigations_get_the_scrapy_request_headers():
     script = asyncio.run(navigation_headers(browser_type_name="chromium", playwright_request=_FakeRequest(False),
                                             scrapy_request_data=data))
     assert script is None  # the browser's own headers, not read from it first
+
+
+@pytest.mark.parametrize("level, expected", [("INFO", logging.INFO), ("DEBUG", logging.DEBUG), (logging.WARNING, logging.WARNING)])
+def test_scrapy_playwright_logs_at_the_crawl_level(level, expected):
+    logger = logging.getLogger(PLAYWRIGHT_LOGGER)
+    before = logger.level
+    try:
+        logger.setLevel(logging.NOTSET)
+        quiet_playwright_logger(Settings({"LOG_LEVEL": level}))
+        assert logger.getEffectiveLevel() == expected  # what scrapy-playwright asks before logging each request
+    finally:
+        logger.setLevel(before)

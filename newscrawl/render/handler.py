@@ -40,6 +40,7 @@ logger = logging.getLogger(__name__)
 
 # Resource types the browser never fetches: nothing in them changes the page's text.
 BLOCKED_RESOURCE_TYPES = frozenset({"image", "media", "font", "stylesheet"})
+PLAYWRIGHT_LOGGER = "scrapy-playwright"  # scrapy_playwright.handler's logger name
 IDLE_CHECKS_PER_PERIOD = 4  # how often per idle period the contexts are looked at
 # Renders in flight per CPU, over all sites. A render spends much of its time waiting (load, then the
 # quiet period), so a few per CPU keep the CPUs busy (one site with 8 at once: 8.9 pages/s on 2 CPUs,
@@ -154,6 +155,19 @@ async def settle_page(page: Page, timeout_ms: int, quiet_ms: int = DEFAULT_QUIET
     await activity.wait_quiet(quiet_ms / 1000, timeout_ms / 1000)
 
 
+def quiet_playwright_logger(settings) -> None:
+    """Give scrapy-playwright's logger the crawl's LOG_LEVEL.
+
+    Scrapy leaves loggers at DEBUG and filters in its log handler, so scrapy-playwright, which asks
+    its logger's level, logged every request and response of every page even at LOG_LEVEL INFO,
+    reading each one's Referer from the browser first (a round trip): ~15% of the Scrapy process's
+    CPU in benchmarks/render_speed.py, plus the browser's and driver's share of those round trips."""
+    level = settings.get("LOG_LEVEL") or "DEBUG"
+    number = level if isinstance(level, int) else logging.getLevelName(str(level).upper())
+    if isinstance(number, int):
+        logging.getLogger(PLAYWRIGHT_LOGGER).setLevel(number)
+
+
 def render_page_limit(settings) -> int:
     """NEWSCRAWL_RENDER_MAX_PAGES, or by default RENDERS_PER_CPU per CPU."""
     limit = settings.getint("NEWSCRAWL_RENDER_MAX_PAGES", 0)
@@ -180,6 +194,7 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
 
     def __init__(self, crawler) -> None:
         super().__init__(crawler)
+        quiet_playwright_logger(crawler.settings)
         self.closed = False
         if hasattr(self, "context_semaphore"):
             del self.context_semaphore  # replaced by the per-site slots below
