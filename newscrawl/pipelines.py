@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from datetime import datetime
 
 from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
@@ -16,9 +15,8 @@ from scrapy.utils.reactor import is_asyncio_reactor_installed
 
 from .classify import ClassifyOptions, judge_page
 from .counters import count
-from .extract import extract
 from .extract.result import ExtractResult
-from .fingerprint import Fingerprint, fingerprint_text
+from .extract_jobs import run_extract, run_extract_and_fingerprint
 from .items import ArticleItem, PageItem
 from .templates import SiteTemplates, site_templates_from_settings
 from .urls import canonicalize, is_root
@@ -63,23 +61,6 @@ def build_article(item: PageItem, result: ExtractResult) -> ArticleItem:
         score=round(float(result.score), 4),
         rendered=item.rendered,
     )
-
-
-def run_extract(body: bytes, url: str, encoding: str | None, fetched_at: str, options: dict) -> ExtractResult:
-    """The extractor call, in the Scrapy process or in a pool worker (module-level, so it pickles)."""
-    moment = datetime.fromisoformat(fetched_at) if fetched_at else None
-    return extract(body, url, encoding=encoding, fetched_at=moment, **options)
-
-
-def run_extract_and_fingerprint(body: bytes, url: str, encoding: str | None, fetched_at: str,
-                                options: dict) -> tuple[ExtractResult, Fingerprint | None]:
-    """The extractor call and, for an article, its text's MinHash fingerprint, both in the pool worker.
-
-    The fingerprint (~1 ms of CPU per article) is what the incremental ledger compares near-duplicates
-    with; computed here, it leaves the one core of the Scrapy process.
-    """
-    result = run_extract(body, url, encoding, fetched_at, options)
-    return result, fingerprint_text(result.text) if result.is_article else None
 
 
 def worker_count(setting: int) -> int:

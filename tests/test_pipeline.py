@@ -7,7 +7,8 @@ import pytest
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.test import get_crawler
 
-from newscrawl import pipelines
+from newscrawl import extract_jobs, pipelines
+from newscrawl.extract import extract
 from newscrawl.demo.stories import HARBOR
 from newscrawl.demo.web import harbor_times
 from newscrawl.items import ArticleItem, PageItem
@@ -82,7 +83,7 @@ def test_extractor_failure_drops_the_page_not_the_crawl(crawler, monkeypatch):
     def explode(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(pipelines, "extract", explode)  # workers 0: extract runs in this process
+    monkeypatch.setattr(extract_jobs, "extract", explode)  # workers 0: extract runs in this process
     with pytest.raises(DropItem):
         ExtractPipeline.from_crawler(crawler).process_item(_page(ARTICLE_PATH))
     assert crawler.stats.get_value("newscrawl/dropped/extract_error") == 1
@@ -110,7 +111,7 @@ def test_duplicates_by_canonical_url_are_dropped(crawler):
 
 def test_root_canonical_is_ignored():
     result = dataclasses.replace(
-        pipelines.extract(SITE.routes[ARTICLE_PATH].body, BASE + ARTICLE_PATH), canonical_url=BASE + "/")
+        extract(SITE.routes[ARTICLE_PATH].body, BASE + ARTICLE_PATH), canonical_url=BASE + "/")
     assert pipelines.canonical_url_of(_page(ARTICLE_PATH), result) == BASE + ARTICLE_PATH
 
 

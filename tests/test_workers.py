@@ -4,7 +4,10 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -99,3 +102,34 @@ def test_frames_split_at_their_boundaries_and_keep_a_partial_tail():
     stream += tail
     assert split_frames(stream) == [b"abc", b"", b"x" * 70_000]
     assert stream == bytearray(tail)
+
+
+WORKER_IMPORTS_CHECK = """
+import asyncio, sys
+from newscrawl.extract_jobs import run_extract
+from newscrawl.workers import WorkerPool
+
+def loaded():
+    return "newscrawl.extract" in sys.modules, "scrapy" in sys.modules
+
+async def ask(pool):
+    result = await asyncio.wait_for(pool.submit(run_extract, b"<p>Hello.</p>", "http://x.test/", None, "", {}), 60)
+    return result.url, await asyncio.wait_for(pool.submit(loaded), 60)
+
+if __name__ == "__main__":
+    pool = WorkerPool(1)
+    try:
+        print(asyncio.run(ask(pool)))
+    finally:
+        pool.shutdown()
+"""
+
+
+def test_a_worker_running_the_extraction_job_does_not_import_scrapy(tmp_path):
+    script = tmp_path / "imports_check.py"
+    script.write_text(WORKER_IMPORTS_CHECK)
+    repo = Path(__file__).resolve().parent.parent
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PYTHONPATH": str(repo)}, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "('http://x.test/', (True, False))"
