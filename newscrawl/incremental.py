@@ -171,15 +171,17 @@ class Ledger:
         if record is not None:
             self.unrecorded.append(record)
 
-    def commit(self, output: str | None = None, offset: int | None = None) -> None:
-        """Record the written articles (call only once the output holding them is synced)."""
-        if self.unrecorded or output is not None:
-            self.backend.add_articles(self.unrecorded, output, offset)
-            self.stats.inc_value("newscrawl/state/recorded", len(self.unrecorded))
-            for record in self.unrecorded:
+    def commit(self, output: str | None = None, offset: int | None = None, count: int | None = None) -> None:
+        """Record the written articles, or the first ``count`` of them (call only once the output
+        holding them is synced)."""
+        records = self.unrecorded if count is None else self.unrecorded[:count]
+        if records or output is not None:
+            self.backend.add_articles(records, output, offset)
+            self.stats.inc_value("newscrawl/state/recorded", len(records))
+            for record in records:
                 self.inflight.difference_update((record.canonical_url, record.url))
                 self.pending.remove(record)
-            self.unrecorded = []
+            self.unrecorded = self.unrecorded[len(records):]
 
     def detach_output(self, path: str) -> None:
         self.backend.forget_output(path)

@@ -4,9 +4,10 @@
 JSON Lines feed (``-O``/``-o file.jsonl`` or the spider's default output) is
 written by a :class:`JsonlWriter`: each item is one ``os.write`` of a complete
 line on a file opened in append mode, and every ``NEWSCRAWL_JSONL_SYNC_SECONDS``
-(or ``NEWSCRAWL_JSONL_SYNC_ITEMS`` lines) the file is fsynced and only then the
-incremental state records the articles written so far, with the byte offset
-they end at. Other feeds go through Scrapy's exporter unchanged.
+(or ``NEWSCRAWL_JSONL_SYNC_ITEMS`` lines) the file is fsynced (in a thread, while
+the crawl goes on writing) and only then the incremental state records the
+articles written before that fsync started, with the byte offset they end at.
+Other feeds go through Scrapy's exporter unchanged.
 
 After a crash, :func:`repair_output` makes an output whole again: a torn last
 line (or anything unreadable after the recorded offset) is cut off, and the
@@ -27,8 +28,9 @@ from urllib.parse import urlsplit
 from scrapy.exporters import JsonLinesItemExporter
 from scrapy.extensions.feedexport import FeedExporter
 from w3lib.url import file_uri_to_path
-from scrapy.utils.defer import deferred_from_coro
-from twisted.internet import task
+from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from twisted.internet import task, threads
+from twisted.internet.defer import Deferred
 
 logger = logging.getLogger(__name__)
 
@@ -165,6 +167,7 @@ class DurableFeedExporter(FeedExporter):
         self.uri: str | None = None
         self.ledger = None
         self.sync_task: task.LoopingCall | None = None
+        self.syncing: Deferred | None = None  # the fsync running in a thread, if any
         self.line_exporter: JsonLinesItemExporter | None = None
         self.line_buffer: io.BytesIO | None = None
         if settings.getbool("NEWSCRAWL_DURABLE_JSONL", True):
@@ -224,10 +227,40 @@ class DurableFeedExporter(FeedExporter):
             self.sync()
 
     def sync(self) -> None:
-        """fsync the output, then record what it holds in the state (never the other way round)."""
+        """Start syncing the output in a thread (unless a sync is running); see :meth:`_synced`.
+
+        The crawl goes on writing meanwhile: an fsync waits for the disk (tens to hundreds of ms on a
+        busy one), and on the event loop's thread that wait stopped every download and extraction.
+        """
+        if self.writer is None or self.writer.fd is None or self.syncing is not None:
+            return
+        covered = len(self.ledger.unrecorded) if self.ledger is not None else 0
+        offset, started = self.writer.offset, time.perf_counter()
+        self.writer.unsynced = 0
+        self.syncing = threads.deferToThread(os.fsync, self.writer.fd)
+        self.syncing.addCallbacks(lambda _: self._synced(offset, covered, started), self._sync_failed)
+        self.syncing.addBoth(self._sync_ended)
+
+    def _synced(self, offset: int, covered: int, started: float) -> None:
+        """The output is on disk up to ``offset``: record the ``covered`` articles written before it
+        (never the other way round: the state never holds an article the output might lose)."""
+        if self.ledger is not None and self.writer.fd is not None:
+            self.ledger.commit(str(self.writer.path.absolute()), offset, covered)
+        self.crawler.stats.inc_value("newscrawl/jsonl/sync_ms", round((time.perf_counter() - started) * 1000))
+
+    def _sync_failed(self, failure) -> None:
+        if failure.check(OSError):
+            self._fail(failure.value)
+        else:
+            logger.error("syncing %s failed: %s", self.writer.path, failure.getErrorMessage())
+
+    def _sync_ended(self, _) -> None:
+        self.syncing = None
+
+    def sync_now(self) -> None:
+        """fsync in this thread and record everything written (at the end of the crawl)."""
         if self.writer is None or self.writer.fd is None:
             return
-        started = time.perf_counter()
         try:
             self.writer.sync()
         except OSError as exc:
@@ -235,7 +268,6 @@ class DurableFeedExporter(FeedExporter):
             return
         if self.ledger is not None:
             self.ledger.commit(str(self.writer.path.absolute()), self.writer.offset)
-        self.crawler.stats.inc_value("newscrawl/jsonl/sync_ms", round((time.perf_counter() - started) * 1000))
 
     def _fail(self, exc: OSError) -> None:
         """The output takes no more lines (disk full, read-only, I/O error): stop the crawl.
@@ -263,9 +295,11 @@ class DurableFeedExporter(FeedExporter):
         await super().close_spider(spider)
         if self.sync_task is not None and self.sync_task.running:
             self.sync_task.stop()
+        if self.syncing is not None:
+            await maybe_deferred_to_future(self.syncing)
         if self.writer is None or self.writer.fd is None:
             return
-        self.sync()
+        self.sync_now()
         self.writer.close()
         if self.ledger is not None:
             self.ledger.detach_output(str(self.writer.path.absolute()))

@@ -96,6 +96,22 @@ def test_first_similar_skips_unusable_and_dissimilar_signatures_and_keeps_their_
     assert fingerprint.first_similar([other], 0.0) == 0  # a threshold of 0 takes any signature
 
 
+def test_commit_of_a_count_records_only_the_articles_written_before_the_sync(tmp_path):
+    state = SqliteState(tmp_path / "state.sqlite")
+    ledger = Ledger(state, _Stats(), NEAR_DUPLICATE_JACCARD)
+    before = [_article(f"before-{n}", " ".join(HARBOR[n].paragraphs)) for n in range(2)]
+    after = _article("after", " ".join(HARBOR[2].paragraphs))
+    for item in (*before, after):
+        assert ledger.admit(item) is None
+        ledger.written(item)
+    ledger.commit("out.jsonl", 100, count=2)  # the fsync covered the first two lines only
+    assert [state.is_known(item.canonical_url) for item in (*before, after)] == [True, True, False]
+    assert ledger.is_known(after.canonical_url)  # still in flight: not fetched again meanwhile
+    assert state.open_outputs() == [("out.jsonl", 100)]
+    ledger.commit("out.jsonl", 150)
+    assert state.is_known(after.canonical_url) and not ledger.unrecorded
+
+
 def test_short_texts_get_no_fingerprint():
     assert fingerprint_text("Breaking: road closed.") is None
 
