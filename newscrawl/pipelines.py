@@ -16,7 +16,7 @@ from scrapy.utils.reactor import is_asyncio_reactor_installed
 from .classify import ClassifyOptions, judge_page
 from .counters import count
 from .extract.result import ExtractResult
-from .extract_jobs import run_extract, run_extract_and_fingerprint
+from .extract_jobs import run_extract, run_extract_and_fingerprint, warm_up
 from .items import ArticleItem, PageItem
 from .templates import SiteTemplates, site_templates_from_settings
 from .urls import canonicalize, is_root
@@ -111,6 +111,8 @@ class ExtractPipeline:
             self.workers = 0
         if self.workers:
             self.pool = WorkerPool(self.workers)
+            for _ in range(self.workers):  # imports and first parse now, while robots.txt and start pages load
+                self.pool.submit(warm_up)
             logger.info("extracting in %d worker process(es)", self.workers)
 
     def close_spider(self) -> None:
