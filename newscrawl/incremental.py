@@ -177,11 +177,16 @@ class Ledger:
         records = self.unrecorded if count is None else self.unrecorded[:count]
         if records or output is not None:
             self.backend.add_articles(records, output, offset)
-            self.stats.inc_value("newscrawl/state/recorded", len(records))
-            for record in records:
-                self.inflight.difference_update((record.canonical_url, record.url))
-                self.pending.remove(record)
-            self.unrecorded = self.unrecorded[len(records):]
+            self.recorded(records)
+
+    def recorded(self, records: list[ArticleRecord]) -> None:
+        """``records``, the first of ``unrecorded``, are in the backend now (written there by
+        ``commit``, or by the output's sync thread): they are known from the backend on."""
+        self.stats.inc_value("newscrawl/state/recorded", len(records))
+        for record in records:
+            self.inflight.difference_update((record.canonical_url, record.url))
+            self.pending.remove(record)
+        self.unrecorded = self.unrecorded[len(records):]
 
     def detach_output(self, path: str) -> None:
         self.backend.forget_output(path)

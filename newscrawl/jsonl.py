@@ -234,25 +234,34 @@ class DurableFeedExporter(FeedExporter):
         """
         if self.writer is None or self.writer.fd is None or self.syncing is not None:
             return
-        covered = len(self.ledger.unrecorded) if self.ledger is not None else 0
+        records = list(self.ledger.unrecorded) if self.ledger is not None else []
         offset, started = self.writer.offset, time.perf_counter()
         self.writer.unsynced = 0
-        self.syncing = threads.deferToThread(os.fsync, self.writer.fd)
-        self.syncing.addCallbacks(lambda _: self._synced(offset, covered, started), self._sync_failed)
+        self.syncing = threads.deferToThread(self._sync_and_record, self.writer.fd, records,
+                                             str(self.writer.path.absolute()), offset)
+        self.syncing.addCallbacks(lambda _: self._synced(records, started), self._sync_failed)
         self.syncing.addBoth(self._sync_ended)
 
-    def _synced(self, offset: int, covered: int, started: float) -> None:
-        """The output is on disk up to ``offset``: record the ``covered`` articles written before it
-        (never the other way round: the state never holds an article the output might lose)."""
-        if self.ledger is not None and self.writer.fd is not None:
-            self.ledger.commit(str(self.writer.path.absolute()), offset, covered)
+    def _sync_and_record(self, fd: int, records: list, path: str, offset: int) -> None:
+        """In a thread: fsync the output, and only then record in the state the articles written
+        before the fsync started, with the offset they end at (never the other way round: the state
+        never holds an article the output might lose). The state's writes (random keys in growing
+        indexes) were ~7% of the event loop's time late in a 50,000-article crawl."""
+        os.fsync(fd)
+        if self.ledger is not None:
+            self.ledger.backend.add_articles(records, path, offset)
+
+    def _synced(self, records: list, started: float) -> None:
+        if self.ledger is not None:
+            self.ledger.recorded(records)
         self.crawler.stats.inc_value("newscrawl/jsonl/sync_ms", round((time.perf_counter() - started) * 1000))
 
     def _sync_failed(self, failure) -> None:
         if failure.check(OSError):
             self._fail(failure.value)
-        else:
-            logger.error("syncing %s failed: %s", self.writer.path, failure.getErrorMessage())
+        else:  # the state refused the records: they stay unrecorded, and the next sync tries again
+            logger.error("recording the articles of %s in the state failed: %s", self.writer.path,
+                         failure.getErrorMessage())
 
     def _sync_ended(self, _) -> None:
         self.syncing = None

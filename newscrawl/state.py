@@ -99,14 +99,19 @@ class SqliteState:
     def __init__(self, path: str | Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        # NORMAL in WAL mode: a commit survives a process crash; on power loss the last commits may
-        # roll back, which only makes the next run recover (or refetch) those articles again.
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA busy_timeout=10000")
+        self.db = self._connect()
+        self.writes: sqlite3.Connection | None = None  # add_articles' own connection, opened on first use
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        # NORMAL in WAL mode: a commit survives a process crash; on power loss the last commits may
+        # roll back, which only makes the next run recover (or refetch) those articles again.
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA busy_timeout=10000")
+        return db
 
     def describe(self) -> str:
         return str(self.path)
@@ -136,25 +141,32 @@ class SqliteState:
 
     def add_articles(self, records: Iterable[ArticleRecord], output: str | None = None,
                      committed: int | None = None) -> None:
-        """Record emitted articles, and how far ``output`` is recorded, in one transaction."""
-        with self._transaction():
+        """Record emitted articles, and how far ``output`` is recorded, in one transaction.
+
+        On a connection of its own: the crawl calls this from its output's sync thread while the
+        event loop goes on reading through ``self.db`` (WAL: readers never wait for the writer).
+        Calls must not overlap (the crawl runs one sync at a time)."""
+        if self.writes is None:
+            self.writes = self._connect()
+        with _Transaction(self.writes):
             for record in records:
                 self._insert(record)
             if output is not None and committed is not None:
-                self.db.execute("INSERT OR REPLACE INTO outputs VALUES (?, ?)", (output, committed))
+                self.writes.execute("INSERT OR REPLACE INTO outputs VALUES (?, ?)", (output, committed))
 
     def _insert(self, record: ArticleRecord) -> None:
         signature = record.fingerprint.signature if record.fingerprint else None
-        cursor = self.db.execute(
+        cursor = self.writes.execute(
             "INSERT OR IGNORE INTO articles (canonical_url, url, site, first_seen, signature, duplicate_of) "
             "VALUES (?, ?, ?, ?, ?, ?)",
             (record.canonical_url, record.url, record.site, record.first_seen, signature, record.duplicate_of))
         if not cursor.rowcount:
             return
         article_id = cursor.lastrowid
-        self.db.executemany("INSERT OR IGNORE INTO urls VALUES (?, ?)", [(k, article_id) for k in record.keys()])
+        self.writes.executemany("INSERT OR IGNORE INTO urls VALUES (?, ?)",
+                                [(k, article_id) for k in record.keys()])
         if record.fingerprint:
-            self.db.executemany("INSERT OR IGNORE INTO bands VALUES (?, ?)",
+            self.writes.executemany("INSERT OR IGNORE INTO bands VALUES (?, ?)",
                                 [(band, article_id) for band in record.fingerprint.bands])
 
     # --- outputs ----------------------------------------------------------------------------------
@@ -204,6 +216,8 @@ class SqliteState:
         return removed
 
     def close(self) -> None:
+        if self.writes is not None:
+            self.writes.close()
         self.db.close()
 
     def _transaction(self):
