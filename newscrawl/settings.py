@@ -98,7 +98,8 @@ NEWSCRAWL_RENDER_IDLE_SECONDS = 20.0  # a site's browser context is closed after
 # navigations of one browser page before it is closed and replaced. Playwright keeps every request,
 # response and route of a page (about 20 objects per navigation here, in the driver and in Python)
 # until the page closes, so a long-lived page grows; a new page costs ~110 ms of browser CPU
-# (/tmp-free measure: benchmarks/render_speed.py, 50 -> 25: RSS growth after page 100 +12% -> +5%)
+# (benchmarks/render_speed.py, 8 pages per site: RSS growth after page 100 with 50 navigations +12%,
+# with 25 +6% to +17% over five runs, with 12 +5% but more browser CPU for the new pages)
 NEWSCRAWL_RENDER_PAGE_REUSE = 25
 NEWSCRAWL_RENDER_AUTO_MAX_TEXT_CHARS = 1000  # render: auto renders a no-article page with at most this text
 NEWSCRAWL_RENDER_AUTO_MIN_SCRIPTS = 5  # ... and an app root element or at least this many scripts
