@@ -140,7 +140,7 @@ class WorkerPool:
                 written = os.write(worker.task_fd, data)
             except BlockingIOError:
                 written = 0
-            except (BrokenPipeError, OSError):
+            except OSError:  # BrokenPipeError included
                 return  # the worker is gone; its reader sees EOF and fails the task
             if written == len(data):
                 return
