@@ -111,6 +111,7 @@ class _Handler(BaseHTTPRequestHandler):
         elif self.path == "/about":
             status, body = 200, site.home().replace(b"headlines", b"about")
         elif self.path in site.articles:
+            web.wait_for_company()
             time.sleep(site.article_delay)
             status, content_type, body = 200, "text/html; charset=utf-8", site.article(*site.articles[self.path])
         web.record(Request(site.name, self.path, conditional, status))
@@ -139,6 +140,25 @@ class IncrementalWeb:
         self.requests: list[Request] = []
         self._lock = threading.Lock()
         self._servers: list[ThreadingHTTPServer] = []
+        self._gate = threading.Condition()
+        self._articles_waiting = 0
+        self._company_needed = 0  # 0: answer article pages at once
+
+    def hold_articles_until_concurrent(self, count: int) -> None:
+        """Answer no article page until ``count`` article requests are in flight at once (then never hold again).
+
+        A crawler limited to fewer concurrent requests than ``count`` cannot open the gate alone, so
+        every crawler that opens it shares the articles with another, however their starts are staggered.
+        """
+        self._company_needed = count
+
+    def wait_for_company(self, timeout: float = 60.0) -> None:
+        with self._gate:
+            self._articles_waiting += 1
+            self._gate.notify_all()
+            if self._gate.wait_for(lambda: self._articles_waiting >= self._company_needed, timeout=timeout):
+                self._company_needed = 0
+            self._articles_waiting -= 1
 
     def record(self, request: Request) -> None:
         with self._lock:

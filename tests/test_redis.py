@@ -66,6 +66,9 @@ def test_two_crawlers_share_one_queue_and_emit_each_article_once(redis_url, tmp_
     web = IncrementalWeb(article_delay=0.2).start()
     try:
         web.publish_first_edition()
+        # Each crawler has at most 2 requests in flight, so a third article request in flight proves the
+        # other crawler took work too, however late it started (CI machines start processes slowly).
+        web.hold_articles_until_concurrent(3)
         sites = write_sites_file(web.sites_config(), tmp_path / "sites.yaml")
         settings = {"REDIS_URL": redis_url, "NEWSCRAWL_REDIS_IDLE_SECONDS": "2", "CONCURRENT_REQUESTS": "2"}
         first, second = _crawl_together(sites, tmp_path, ["a", "b"], settings)
