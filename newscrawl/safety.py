@@ -44,7 +44,7 @@ def is_private_host(host: str | None) -> bool:
     return not address.is_global or address.is_multicast
 
 
-def _origin(url: str) -> tuple[str, int] | None:
+def origin(url: str) -> tuple[str, int] | None:
     parts = urlsplit(url)
     if not parts.hostname:
         return None
@@ -65,20 +65,20 @@ class SiteReach:
 
     @classmethod
     def of_site(cls, site) -> SiteReach:
-        origins = {o for url in (*site.start_urls, *site.feeds, *site.sitemaps) if (o := _origin(url))}
+        origins = {o for url in (*site.start_urls, *site.feeds, *site.sitemaps) if (o := origin(url))}
         ports = set(DEFAULT_PORTS.values()) | {port for _, port in origins}
         return cls(tuple(site.allowed_domains), frozenset(origins), frozenset(ports))
 
     def problem(self, url: str) -> str | None:
         """None when ``url`` may be fetched for this site, else why not: offsite_host, offsite_port, private_host."""
-        origin = _origin(url)
-        if origin is None or not host_allowed(origin[0], self.domains):
+        target = origin(url)
+        if target is None or not host_allowed(target[0], self.domains):
             return "offsite_host"
-        host, port = origin
+        host, port = target
         if is_private_host(host):
             configured_hosts = {h for h, _ in self.origins}
             listed_outright = host in self.domains and host not in configured_hosts
-            return None if origin in self.origins or listed_outright else "private_host"
+            return None if target in self.origins or listed_outright else "private_host"
         return None if port in self.ports else "offsite_port"
 
 

@@ -120,9 +120,8 @@ PLAYWRIGHT_MAX_CONTEXTS = 8  # browser contexts at once, one per rendering site;
 PLAYWRIGHT_MAX_PAGES_PER_CONTEXT = 8
 NEWSCRAWL_RENDER_MAX_PAGES = 0  # renders at once over all sites; 0: 4 per CPU (render/handler.py)
 PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = 20_000  # ms for page.goto(); a slower page counts as errors/timeout
-PLAYWRIGHT_ABORT_REQUEST = "newscrawl.render.handler.abort_unneeded_request"  # no images, media, fonts, CSS
-# Scrapy's headers on navigations; other requests keep the browser's (with our user agent, set per context)
-PLAYWRIGHT_PROCESS_REQUEST_HEADERS = "newscrawl.render.handler.navigation_headers"
+# No PLAYWRIGHT_ABORT_REQUEST / PLAYWRIGHT_PROCESS_REQUEST_HEADERS: newscrawl.render.request_filter blocks
+# images, media, fonts, CSS and private addresses, and gives navigations Scrapy's headers, without routing.
 MEMUSAGE_WARNING_MB = 3072  # warn once when the crawl's memory (browser included) passes this
 
 # --- incremental state and crash safety (newscrawl.incremental, newscrawl.jsonl) ---------

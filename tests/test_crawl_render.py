@@ -5,10 +5,11 @@ their headline, date and paragraphs exist only after JavaScript ran.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import pytest
 
-from mockweb import CrawlRun, needs_loopback, run_crawl
+from mockweb import CrawlRun, crawl_stats, needs_loopback, run_crawl
 from newscrawl.demo import DemoServer
 from newscrawl.demo.scripted import HANGING_PATH, fetched_site, hanging_site, scripted_site
 from newscrawl.demo.web import valley_ledger
@@ -21,6 +22,20 @@ needs_browser = pytest.mark.skipif(not os.access(DEFAULT_BROWSER_PATH, os.X_OK),
 # Loopback pages render in well under a second; the hanging page must give up long before its 30 s.
 RENDER_SETTINGS = {"PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT": "10000", "NEWSCRAWL_RENDER_IDLE_SECONDS": "1",
                    "NEWSCRAWL_EXTRACT_WORKERS": "0"}
+
+
+# A script on the page tries another port of its own loopback host (an admin console, a Redis...).
+PROBE_SCRIPT = (b'<script>fetch("http://" + location.hostname + ":" + (Number(location.port) + 1) + "/admin")'
+                b".catch(function () {});</script></body>")
+
+
+def probing_scripted_site(base: str):
+    """The script-built sample site; its first article also probes a private address beside it."""
+    site = scripted_site(base)
+    first = next(iter(site.articles))[len(base):]
+    reply = site.routes[first]
+    site.routes[first] = replace(reply, body=reply.body.replace(b"</body>", PROBE_SCRIPT))
+    return site
 
 
 def _crawl(tmp_path_factory, builders, modes: dict[str, str], settings: dict | None = None) -> CrawlRun:
@@ -56,7 +71,7 @@ def _assert_articles_right(run: CrawlRun, site_name: str) -> None:
 def always_run(tmp_path_factory):
     if not os.access(DEFAULT_BROWSER_PATH, os.X_OK):
         pytest.skip(f"no browser at {DEFAULT_BROWSER_PATH} (apt-get install chromium)")
-    return _crawl(tmp_path_factory, (scripted_site, hanging_site, fetched_site, valley_ledger),
+    return _crawl(tmp_path_factory, (probing_scripted_site, hanging_site, fetched_site, valley_ledger),
                   {"script-gazette": "always", "slow-gazette": "always", "fetch-gazette": "always"})
 
 
@@ -93,6 +108,15 @@ def test_browser_skips_images_and_style_sheets_but_runs_scripts(always_run):
     paths = always_run.web.paths("script-gazette")
     assert "/static/app.js" in paths
     assert not [p for p in paths if p.startswith("/img/") or p.endswith(".css")]
+
+
+@needs_browser
+def test_browser_is_kept_from_private_addresses_other_than_the_page(always_run):
+    stats = crawl_stats(always_run.stderr)
+    assert stats.get("newscrawl/site/script-gazette/render/blocked_private") == 1  # the probe, on its one page
+    assert stats.get("newscrawl/render/blocked_private") == 1
+    assert stats.get("newscrawl/site/script-gazette/render/blocked_type", 0) >= 4  # an image and CSS per article
+    _assert_articles_right(always_run, "script-gazette")  # the page's own scripts ran
 
 
 @needs_browser

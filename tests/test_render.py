@@ -1,17 +1,14 @@
 """Rendering plan, script-built page signals and the browser's request filter (no browser needed)."""
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
-from types import SimpleNamespace
 
 import pytest
-from scrapy.http.headers import Headers
 from scrapy.settings import Settings
 
-from newscrawl.render.handler import (PLAYWRIGHT_LOGGER, RENDERS_PER_CPU, abort_unneeded_request, navigation_headers,
-                                      quiet_playwright_logger, render_page_limit)
+from newscrawl.render.handler import PLAYWRIGHT_LOGGER, RENDERS_PER_CPU, quiet_playwright_logger, render_page_limit
+from newscrawl.render.request_filter import block_reason, navigation_headers
 from newscrawl.render.plan import DEFAULT_BROWSER_PATH, HANDLER_PATH, RenderPlan, browser_path
 from newscrawl.render.shape import PageShape, ScriptBuiltOptions, read_page_shape, visible_text_chars
 from newscrawl.sites import SiteConfig
@@ -103,18 +100,11 @@ def test_plain_sites_change_no_setting():
     assert not plan.uses_browser and settings.getdict("DOWNLOAD_HANDLERS") == {}
 
 
-@pytest.mark.parametrize("kind, blocked", [("image", True), ("media", True), ("font", True), ("stylesheet", True),
-                                           ("document", False), ("script", False), ("xhr", False), ("fetch", False)])
+@pytest.mark.parametrize("kind, blocked", [("Image", True), ("Media", True), ("Font", True), ("Stylesheet", True),
+                                           ("Document", False), ("Script", False), ("XHR", False), ("Fetch", False)])
 def test_browser_skips_images_media_fonts_and_css(kind, blocked):
-    assert abort_unneeded_request(_browser_request("https://news.example/x", "https://news.example/a", kind)) is blocked
-
-
-def _browser_request(url: str, page_url: str, kind: str = "script", navigation: bool = False,
-                     redirected_from=None, in_subframe: bool = False):
-    page = SimpleNamespace(main_frame=SimpleNamespace(url=page_url))
-    frame = SimpleNamespace(page=page, parent_frame=object() if in_subframe else None)
-    return SimpleNamespace(url=url, resource_type=kind, frame=frame, redirected_from=redirected_from,
-                           is_navigation_request=lambda: navigation)
+    reason = block_reason("https://news.example/x", kind, "https://news.example/a", "https://news.example/a")
+    assert reason == ("type" if blocked else None)
 
 
 @pytest.mark.parametrize("url, page_url, blocked", [
@@ -125,44 +115,36 @@ def _browser_request(url: str, page_url: str, kind: str = "script", navigation: 
     ("https://cdn.example/app.js", "https://news.example/a.html", False),  # public: allowed
 ])
 def test_browser_never_reaches_private_addresses_beyond_the_page(url, page_url, blocked):
-    assert abort_unneeded_request(_browser_request(url, page_url)) is blocked
+    assert block_reason(url, "Script", page_url, page_url) == ("private" if blocked else None)
+
+
+def test_page_fetches_are_judged_by_the_page_shown_and_documents_by_the_navigation():
+    # a script of a page that a public URL redirected to a private host: Scrapy checked only the public one
+    assert block_reason("http://10.0.0.5/x.js", "Script", "https://news.example/a", "http://10.0.0.5/") is None
+    assert block_reason("http://10.0.0.5/x.js", "XHR", "http://10.0.0.5/a", "https://news.example/a") == "private"
+    # before the first document commits, the page shows about:blank: the navigation's origin counts
+    assert block_reason("http://127.0.0.2:8080/app.js", "Script", "http://127.0.0.2:8080/a", "about:blank") is None
 
 
 def test_browser_redirects_and_frames_to_private_addresses_are_blocked():
-    start = _browser_request("https://news.example/a.html", "about:blank", "document", navigation=True)
-    redirect = _browser_request("http://10.0.0.5/", "about:blank", "document", navigation=True, redirected_from=start)
-    assert abort_unneeded_request(redirect) is True
-    own = _browser_request("http://127.0.0.2:8080/a.html", "about:blank", "document", navigation=True)
-    assert abort_unneeded_request(own) is False  # the page itself: Scrapy already checked its URL
-    frame = _browser_request("http://10.0.0.5/", "https://news.example/a.html", "document", navigation=True,
-                             in_subframe=True)
-    assert abort_unneeded_request(frame) is True
+    # a redirect hop of the navigation, or a frame, to a private host: not the origin Scrapy checked
+    assert block_reason("http://10.0.0.5/", "Document", "https://news.example/a.html", "about:blank") == "private"
+    assert block_reason("http://10.0.0.5/", "Document", "https://news.example/a.html",
+                        "https://news.example/a.html") == "private"
+    # the page itself: Scrapy already checked its URL
+    assert block_reason("http://127.0.0.2:8080/a.html", "Document", "http://127.0.0.2:8080/a.html", "about:blank") is None
+
+
+def test_navigations_carry_the_scrapy_headers_with_the_browser_user_agent_as_fallback():
+    browser = {"User-Agent": "HeadlessChrome", "Accept": "*/*", "Referer": "http://a.example/"}
+    headers = navigation_headers({"User-Agent": "newscrawl/test", "Accept-Language": "en"}, browser)
+    assert headers == {"user-agent": "newscrawl/test", "accept-language": "en", "referer": "http://a.example/"}
+    assert navigation_headers({}, browser)["user-agent"] == "HeadlessChrome"
 
 
 def test_render_page_limit_comes_from_the_setting_or_the_cpu_count():
     assert render_page_limit(Settings({"NEWSCRAWL_RENDER_MAX_PAGES": 3})) == 3
     assert render_page_limit(Settings({})) == RENDERS_PER_CPU * (os.cpu_count() or 1)
-
-
-class _FakeRequest:
-    def __init__(self, navigation: bool):
-        self.navigation = navigation
-
-    def is_navigation_request(self) -> bool:
-        return self.navigation
-
-    async def all_headers(self) -> dict:
-        return {"user-agent": "HeadlessChrome", "accept": "*/*"}
-
-
-def test_only_navigations_get_the_scrapy_request_headers():
-    data = {"headers": Headers({"User-Agent": "newscrawl/test", "Accept-Language": "en"})}
-    navigation = asyncio.run(navigation_headers(browser_type_name="chromium", playwright_request=_FakeRequest(True),
-                                                scrapy_request_data=data))
-    assert navigation["User-Agent"] == "newscrawl/test" and navigation["Accept-Language"] == "en"
-    script = asyncio.run(navigation_headers(browser_type_name="chromium", playwright_request=_FakeRequest(False),
-                                            scrapy_request_data=data))
-    assert script is None  # the browser's own headers, not read from it first
 
 
 @pytest.mark.parametrize("level, expected", [("INFO", logging.INFO), ("DEBUG", logging.DEBUG), (logging.WARNING, logging.WARNING)])

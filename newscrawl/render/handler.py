@@ -19,7 +19,6 @@ import logging
 import os
 import time
 from contextlib import suppress
-from urllib.parse import urlsplit
 from weakref import WeakKeyDictionary
 
 from playwright.async_api import Error as PlaywrightError
@@ -29,17 +28,14 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy import signals
 from scrapy.utils.defer import deferred_from_coro
 from scrapy_playwright.handler import DEFAULT_CONTEXT_NAME, ScrapyPlaywrightDownloadHandler
-from scrapy_playwright.headers import use_scrapy_headers
 from twisted.internet import task
 
 from ..counters import count
-from ..safety import DEFAULT_PORTS, is_private_host
 from .plan import DEFAULT_QUIET_MS, site_of_context
+from .request_filter import RequestFilter
 
 logger = logging.getLogger(__name__)
 
-# Resource types the browser never fetches: nothing in them changes the page's text.
-BLOCKED_RESOURCE_TYPES = frozenset({"image", "media", "font", "stylesheet"})
 PLAYWRIGHT_LOGGER = "scrapy-playwright"  # scrapy_playwright.handler's logger name
 IDLE_CHECKS_PER_PERIOD = 4  # how often per idle period the contexts are looked at
 # Renders in flight per CPU, over all sites. A render spends much of its time waiting (load, then the
@@ -47,53 +43,6 @@ IDLE_CHECKS_PER_PERIOD = 4  # how often per idle period the contexts are looked 
 # benchmarks/render_speed.py); without this cap PLAYWRIGHT_MAX_CONTEXTS x PLAYWRIGHT_MAX_PAGES_PER_CONTEXT
 # (64) pages could render at once, each holding renderer memory, on the same 2 CPUs.
 RENDERS_PER_CPU = 4
-
-
-def abort_unneeded_request(request: PlaywrightRequest) -> bool:
-    """PLAYWRIGHT_ABORT_REQUEST: drop images, media, fonts and style sheets, and requests the
-    browser would send to a private or loopback address that the page itself was not loaded from."""
-    return request.resource_type in BLOCKED_RESOURCE_TYPES or _reaches_private_elsewhere(request)
-
-
-async def navigation_headers(*, browser_type_name: str, playwright_request: PlaywrightRequest,
-                             scrapy_request_data: dict) -> dict[str, str] | None:
-    """PLAYWRIGHT_PROCESS_REQUEST_HEADERS: the Scrapy request's headers on navigations (as
-    scrapy-playwright's ``use_scrapy_headers``); None, i.e. the browser's own, on every other request.
-
-    ``use_scrapy_headers`` reads each request's full headers from the browser only to put our user
-    agent in, one more round trip per script or data request; the browser context already sends
-    that user agent (RenderPlan's context options)."""
-    if not playwright_request.is_navigation_request():
-        return None
-    return await use_scrapy_headers(browser_type_name=browser_type_name, playwright_request=playwright_request,
-                                    scrapy_request_data=scrapy_request_data)
-
-
-def _origin(url: str) -> tuple[str, int | None]:
-    parts = urlsplit(url)
-    try:
-        return (parts.hostname or "", parts.port or DEFAULT_PORTS.get(parts.scheme))
-    except ValueError:
-        return (parts.hostname or "", None)
-
-
-def _reaches_private_elsewhere(request: PlaywrightRequest) -> bool:
-    """The browser fetches scripts, XHR, frames and redirects itself, past Scrapy's offsite rules
-    (newscrawl.safety); a private address is allowed only on the origin of the page's own URL
-    (which Scrapy checked)."""
-    target = _origin(request.url)
-    if not is_private_host(target[0]):
-        return False
-    try:
-        frame = request.frame
-        if request.is_navigation_request() and frame.parent_frame is None:
-            first = request
-            while first.redirected_from is not None:
-                first = first.redirected_from
-            return _origin(first.url) != target
-        return _origin(frame.page.main_frame.url) != target
-    except PlaywrightError:  # no frame (service worker...): no page to be on
-        return True
 
 
 class NetworkActivity:
@@ -133,15 +82,26 @@ class NetworkActivity:
 
 
 _activity: WeakKeyDictionary = WeakKeyDictionary()  # Page -> NetworkActivity
+_filters: WeakKeyDictionary = WeakKeyDictionary()  # Page -> RequestFilter
 
 
-async def track_network(page: Page, request) -> None:
-    """playwright_page_init_callback: called before each navigation of a page (new or reused)."""
+async def prepare_navigation(page: Page, request) -> None:
+    """playwright_page_init_callback: called before each navigation of a page (new or reused)
+    with the Scrapy request: network tracking restarts, and the page's request filter learns
+    the URL and headers it navigates with."""
     activity = _activity.get(page)
     if activity is None:
         _activity[page] = NetworkActivity(page)
     else:
         activity.reset()
+    request_filter = _filters.get(page)
+    if request_filter is not None:
+        request_filter.navigating(request.url, request.headers.to_unicode_dict())
+
+
+async def _routing_done_by_request_filter(*args, **kwargs) -> None:
+    """Stands in for ``Page.route`` and ``Page.unroute`` on our pages: scrapy-playwright routes every
+    request of every page, which the RequestFilter does for less (see request_filter)."""
 
 
 async def settle_page(page: Page, timeout_ms: int, quiet_ms: int = DEFAULT_QUIET_MS) -> None:
@@ -233,6 +193,21 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
         finally:
             self.in_flight[name] -= 1
             self.last_used[name] = time.monotonic()
+
+    async def _create_page(self, request, spider) -> Page:
+        """scrapy-playwright's new page, its requests filtered over DevTools instead of routed."""
+        page = await super()._create_page(request, spider)
+        site = site_of_context(request.meta.get("playwright_context", DEFAULT_CONTEXT_NAME))
+        request_filter = RequestFilter(page, lambda reason: count(self.stats, f"render/blocked_{reason}", site))
+        try:
+            await request_filter.start()
+        except PlaywrightError:
+            with suppress(PlaywrightError):
+                await page.close()
+            raise
+        _filters[page] = request_filter
+        page.route = page.unroute = _routing_done_by_request_filter
+        return page
 
     async def _render_in_pooled_page(self, name: str, request):
         """Navigate a page left open by an earlier request of the site (a new page when none is free),

@@ -108,7 +108,7 @@ class RenderPlan:
         scrapy-playwright edits them)."""
         from scrapy_playwright.page import PageMethod
 
-        from .handler import settle_page, track_network
+        from .handler import settle_page, prepare_navigation
 
         meta = {
             "playwright": True,
@@ -117,7 +117,7 @@ class RenderPlan:
             "playwright_page_goto_kwargs": {"wait_until": self.wait_until},
         }
         if self.settle_ms > 0:
-            meta["playwright_page_init_callback"] = track_network
+            meta["playwright_page_init_callback"] = prepare_navigation
             meta["playwright_page_methods"] = [PageMethod(settle_page, self.settle_ms, self.quiet_ms)]
         return meta
 
