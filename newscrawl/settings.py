@@ -71,6 +71,9 @@ DUPEFILTER_CLASS = "newscrawl.dupefilter.DiskDupeFilter"  # on disk: memory stay
 SCHEDULER = "newscrawl.scheduler.SpillingScheduler"  # pending requests on disk, also without JOBDIR
 NEWSCRAWL_SPILL_QUEUE = True  # False: Scrapy's in-memory queue when there is no JOBDIR
 
+# Scrapy's "Crawled" / "Scraped from" messages skipped below LOG_LEVEL instead of built and discarded
+LOG_FORMATTER = "newscrawl.logformat.LevelAwareLogFormatter"
+
 # --- output ---------------------------------------------------------------------
 FEED_EXPORT_ENCODING = "utf-8"
 # With no -o/-O, NewsSpider writes JSONL to NEWSCRAWL_OUTPUT_DIR/<spider>-<UTC time>.jsonl.

@@ -31,6 +31,7 @@ from scrapy_playwright.handler import DEFAULT_CONTEXT_NAME, ScrapyPlaywrightDown
 from twisted.internet import task
 
 from ..counters import count
+from ..logformat import level_number
 from .plan import DEFAULT_QUIET_MS, site_of_context
 from .request_filter import RequestFilter
 
@@ -122,10 +123,7 @@ def quiet_playwright_logger(settings) -> None:
     its logger's level, logged every request and response of every page even at LOG_LEVEL INFO,
     reading each one's Referer from the browser first (a round trip): ~15% of the Scrapy process's
     CPU in benchmarks/render_speed.py, plus the browser's and driver's share of those round trips."""
-    level = settings.get("LOG_LEVEL") or "DEBUG"
-    number = level if isinstance(level, int) else logging.getLevelName(str(level).upper())
-    if isinstance(number, int):
-        logging.getLogger(PLAYWRIGHT_LOGGER).setLevel(number)
+    logging.getLogger(PLAYWRIGHT_LOGGER).setLevel(level_number(settings.get("LOG_LEVEL") or logging.DEBUG))
 
 
 def render_page_limit(settings) -> int:
