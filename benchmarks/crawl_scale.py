@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from common import use_repo_package
-from loopback_web import answer_requests, free_port, loopback_hosts
+from loopback_web import answer_requests, free_port, loopback_hosts, random_sentence
 
 use_repo_package()
 
@@ -50,22 +50,6 @@ SCALE_SETTINGS = {
     "NEWSCRAWL_PROGRESS_INTERVAL": "60",
     "NEWSCRAWL_MAX_DEPTH": "2",
 }
-SYLLABLES = ["ka", "lo", "mi", "ren", "tas", "vel", "or", "un", "dri", "pe", "sol", "gan", "hu", "bre", "no", "ti"]
-
-
-def _words(count: int, seed: int) -> list[str]:
-    rng = random.Random(seed)
-    return ["".join(rng.choices(SYLLABLES, k=rng.randint(1, 4))) for _ in range(count)]
-
-
-VOCABULARY = _words(4000, 3)
-
-
-def _sentence(rng: random.Random) -> str:
-    words = rng.choices(VOCABULARY, k=rng.randint(9, 18))
-    return " ".join(words).capitalize() + "."
-
-
 def _html(title: str, body: str, og_type: str) -> bytes:
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>'
             f'<meta property="og:type" content="{og_type}"></head><body><header><nav><a href="/">Home</a>'
@@ -90,8 +74,8 @@ def page(site: int, path: str, sections: int, articles: int) -> tuple[str, bytes
         if not 0 <= number < sections * articles:
             return None
         rng = random.Random(site * 1_000_003 + number)
-        title = f"Site {site} story {number}: {_sentence(rng)[:50]}"
-        paragraphs = "".join("<p>" + " ".join(_sentence(rng) for _ in range(4)) + "</p>" for _ in range(4))
+        title = f"Site {site} story {number}: {random_sentence(rng)[:50]}"
+        paragraphs = "".join("<p>" + " ".join(random_sentence(rng) for _ in range(4)) + "</p>" for _ in range(4))
         body = (f'<article><h1>{title}</h1><time datetime="2024-05-{1 + number % 28:02d}T08:00:00Z">'
                 f"May {1 + number % 28}</time>{paragraphs}</article>")
         return "text/html; charset=utf-8", _html(title, body, "article")

@@ -3,8 +3,9 @@
     python benchmarks/crawl_speed.py [--sites 200] [--articles 20] [--check]
 
 Builds a loopback web of SITES sites (distinct 127.0.x.y hosts) with a home
-page linking ARTICLES article pages each (pages of ~30 KB: menus, related
-links, scripts and 6-9 paragraphs), then runs the real ``scrapy crawl news``
+page linking ARTICLES article pages each (pages of ~16 KB: menus, related
+links, scripts and 6-9 paragraphs of random words, so that, as with real
+stories, no two articles share much text), then runs the real ``scrapy crawl news``
 twice: with the extraction pipeline, and with ``NEWSCRAWL_EXTRACT_ENABLED=0``
 (fetch, strip noise and follow links only). Prints pages/s for both and their
 ratio, and the CPU milliseconds per page of the crawl process and its extraction
@@ -24,12 +25,11 @@ import time
 from pathlib import Path
 
 from common import use_repo_package
-from loopback_web import free_port, loopback_hosts, serving
+from loopback_web import free_port, loopback_hosts, random_sentence, serving
 
 use_repo_package()
 
 from newscrawl.demo.run import crawl, write_sites_file  # noqa: E402
-from newscrawl.demo.stories import HARBOR, VALLEY  # noqa: E402
 from newscrawl.pipelines import worker_count  # noqa: E402
 
 GOAL_RATIO = 0.7
@@ -41,15 +41,15 @@ SPEED_SETTINGS = {
     "LOG_LEVEL": "INFO",
     "NEWSCRAWL_PROGRESS_INTERVAL": "30",
 }
-SENTENCES = [s.strip() + "." for story in (*HARBOR, *VALLEY) for p in story.paragraphs for s in p.split(". ") if s]
 
 
 def _article(rng: random.Random, site: int, number: int) -> bytes:
-    title = f"Site {site} story {number}: " + rng.choice(SENTENCES)[:60]
+    title = f"Site {site} story {number}: " + random_sentence(rng)[:60]
     menu = "".join(f'<li><a href="/section/{k}/">Section {k}</a></li>' for k in range(40))
     related = "".join(f'<li><a href="/a/{site}/{(number + k) % 997 + 10000}.html">Related {k}</a></li>'
                       for k in range(1, 4))
-    paragraphs = "".join("<p>" + " ".join(rng.choices(SENTENCES, k=4)) + "</p>" for _ in range(rng.randint(6, 9)))
+    paragraphs = "".join("<p>" + " ".join(random_sentence(rng) for _ in range(4)) + "</p>"
+                         for _ in range(rng.randint(6, 9)))
     script = "<script>var cfg = {" + ",".join(f'"k{k}": {k}' for k in range(300)) + "};</script>"
     page = (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title}</title>{script}'
             f'<meta property="og:type" content="article"><style>{"p{margin:0}" * 200}</style></head><body>'

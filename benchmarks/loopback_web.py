@@ -8,6 +8,7 @@ allowed domains) as on the real web. Pages are prepared by the caller as
 from __future__ import annotations
 
 import asyncio
+import random
 import multiprocessing
 import socket
 from contextlib import contextmanager
@@ -40,6 +41,25 @@ def free_port(hosts: list[str]) -> int:
             for sock in sockets:
                 sock.close()
     raise OSError("no port free on all loopback hosts")
+
+
+# Article text of the loopback webs: sentences of random words from a fixed made-up vocabulary, so two
+# articles share about as few 3-word shingles as two real stories (the near-duplicate check sees ~0
+# candidates per article, as on ../shared/eval's pages, instead of dozens for pages cut from one text).
+SYLLABLES = ["ka", "lo", "mi", "ren", "tas", "vel", "or", "un", "dri", "pe", "sol", "gan", "hu", "bre", "no", "ti"]
+
+
+def _words(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choices(SYLLABLES, k=rng.randint(1, 4))) for _ in range(count)]
+
+
+VOCABULARY = _words(4000, 3)
+
+
+def random_sentence(rng: random.Random) -> str:
+    words = rng.choices(VOCABULARY, k=rng.randint(9, 18))
+    return " ".join(words).capitalize() + "."
 
 
 def _response(content_type: str, body: bytes) -> bytes:
