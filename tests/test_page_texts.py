@@ -44,3 +44,15 @@ def test_first_body_is_the_first_body_in_document_order():
     root = parse_html("<html><head><title>t</title></head><body><p>x</p></body></html>")
     assert first_body(root) is next(root.iter("body"))
     assert first_body(root.find("body")) is root.find("body")
+
+
+def test_hidden_body_texts_match_the_xpath_reading():
+    from newscrawl.extract.page_texts import _HIDDEN_BODY_TEXTS, _hidden_body_texts
+    pages = [
+        "<p>a</p><script>var x = 1;</script><style>p {}</style><p>b</p>",
+        "<noscript>one<img src='x.gif'>two<!-- c -->three</noscript><p>c</p>",
+        "<noscript><div><script>inner()</script></div>tail</noscript><script>last()</script>",
+    ]
+    for body in pages:
+        root = tree(body)
+        assert _hidden_body_texts(root) == _HIDDEN_BODY_TEXTS(root)

@@ -10,9 +10,12 @@ from dataclasses import dataclass, field
 
 import lxml.html
 
-# The elements the page-meta and date searches read, by tag, found in one walk per tree.
-_TAGGED = ("meta", "script", "title", "link", "time")
-# Per tree: {tag: [elements in document order]}.
+# The elements the page-meta and date searches read, by tag, found in one walk per tree
+# (<style> and <noscript> for the texts a reader never sees, page_texts.visible_runs).
+_TAGGED = ("meta", "script", "title", "link", "time", "style", "noscript")
+# The tags of texts a reader never sees, kept together too ("hidden": in document order).
+_HIDDEN = frozenset({"script", "style", "noscript"})
+# Per tree: {tag or "hidden": [elements in document order]}.
 _TAGGED_BY_TREE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
@@ -61,17 +64,21 @@ def _flatten_jsonld(data, out: list[dict], depth: int = 0) -> None:
 
 
 def tagged_elements(root: lxml.html.HtmlElement, tag: str) -> list[lxml.html.HtmlElement]:
-    """The <meta>, <script>, <title>, <link> or <time> elements of the tree, in document order.
+    """The <meta>, <script>, <title>, <link>, <time>, <style> or <noscript> elements of the tree.
 
-    All five are collected in one walk, remembered per tree (each ``root.iter(tag)``
+    In document order; ``tag="hidden"``: the <script>, <style> and <noscript> ones together.
+    All are collected in one walk, remembered per tree (each ``root.iter(tag)``
     is a walk of its own, ~0.13 ms on an average page of ../shared/eval): read them
     on the raw tree, before cleaning changes it.
     """
     found = _TAGGED_BY_TREE.get(root)
     if found is None:
         found = {name: [] for name in _TAGGED}
+        hidden = found["hidden"] = []
         for element in root.iter(*_TAGGED):
             found[element.tag].append(element)
+            if element.tag in _HIDDEN:
+                hidden.append(element)
         _TAGGED_BY_TREE[root] = found
     return found[tag]
 

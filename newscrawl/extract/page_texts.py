@@ -17,6 +17,8 @@ from typing import Callable
 import lxml.etree
 import lxml.html
 
+from .metadata import tagged_elements
+
 # Elements whose text a reader never sees.
 _HIDDEN_PARENTS = frozenset({"script", "style", "noscript"})
 _BODY_TEXTS = lxml.etree.XPath("descendant::body/descendant::text()", smart_strings=False)
@@ -86,7 +88,7 @@ def _body_index(root: lxml.html.HtmlElement) -> _BodyIndex:
 
 def visible_runs(root: lxml.html.HtmlElement, max_chars: int) -> list[str]:
     """Visible body texts, whitespace collapsed, until their length passes ``max_chars``."""
-    hidden = [text for text in _HIDDEN_BODY_TEXTS(root) if text.strip(_XML_SPACE)]
+    hidden = [text for text in _hidden_body_texts(root) if text.strip(_XML_SPACE)]
     hidden_set = set(hidden)
     runs: list[str] = []
     size, next_hidden = 0, 0
@@ -104,6 +106,27 @@ def visible_runs(root: lxml.html.HtmlElement, max_chars: int) -> list[str]:
         if size > max_chars:
             break
     return runs
+
+
+def _hidden_body_texts(root: lxml.html.HtmlElement) -> list[str]:
+    """The text nodes of <body>'s script, style and noscript elements (``_HIDDEN_BODY_TEXTS``).
+
+    Read from the elements of the per-tree tag walk: the three-branch XPath walks the
+    tree three times (0.23 ms a page of ../shared/eval, 2026-11-22, /tmp timing of
+    2,584 pages). The text nodes of such an element are its text and its children's
+    tails; one inside another (a script in a noscript) is left to the XPath, whose
+    document order interleaves them.
+    """
+    texts: list[str] = []
+    for element in tagged_elements(root, "hidden"):
+        if next(element.iterancestors("body"), None) is None:
+            continue
+        if next(element.iterancestors(*_HIDDEN_PARENTS), None) is not None:
+            return _HIDDEN_BODY_TEXTS(root)
+        if element.text is not None:
+            texts.append(element.text)
+        texts.extend(child.tail for child in element if child.tail is not None)
+    return texts
 
 
 def link_free_runs(root: lxml.html.HtmlElement, max_chars: int,
