@@ -151,14 +151,18 @@ def link_free_runs(root: lxml.html.HtmlElement, max_chars: int,
                 continue
             if isinstance(tag, str):
                 shown = tag not in _HIDDEN_PARENTS
-                if shown and element.text:
-                    size = _add_run(runs, element.text, size)
+                if shown:
+                    text = element.text  # each read of .text/.tail builds a new str: read once
+                    if text:
+                        size = _add_run(runs, text, size)
                 if len(element):
                     stack.append((element, parent_shown, True))
-                    stack.extend((child, shown, False) for child in reversed(element))
+                    stack.extend([(child, shown, False) for child in reversed(element)])
                     continue
-        if parent_shown and element.tail:
-            size = _add_run(runs, element.tail, size)
+        if parent_shown:
+            tail = element.tail
+            if tail:
+                size = _add_run(runs, tail, size)
     return runs
 
 
