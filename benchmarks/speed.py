@@ -225,6 +225,8 @@ def memory_worker(name: str, pages_file: str, use_rss: bool) -> int:
 
 
 def sample(pages: list, count: int) -> list:
+    if count <= 0:
+        return []  # --memory-pages 0: no memory pass
     if len(pages) <= count:
         return pages
     step = len(pages) / count

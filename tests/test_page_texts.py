@@ -1,7 +1,7 @@
 """Visible and link-free body text runs for the date search."""
 from newscrawl.extract.dates import _is_foreign
 from newscrawl.extract.dom import parse_html
-from newscrawl.extract.page_texts import link_free_runs, texts_containing, visible_runs, body_texts
+from newscrawl.extract.page_texts import body_texts, first_body, link_free_runs, texts_containing, visible_runs
 
 
 def tree(body: str, body_attrs: str = ""):
@@ -38,3 +38,21 @@ def test_texts_containing_a_word():
     texts = body_texts(root)
     assert [texts[i] for i in texts_containing(root, "beta")] == ["alpha beta", "beta again"]
     assert texts_containing(root, "delta") == []
+
+
+def test_first_body_is_the_first_body_in_document_order():
+    root = parse_html("<html><head><title>t</title></head><body><p>x</p></body></html>")
+    assert first_body(root) is next(root.iter("body"))
+    assert first_body(root.find("body")) is root.find("body")
+
+
+def test_hidden_body_texts_match_the_xpath_reading():
+    from newscrawl.extract.page_texts import _HIDDEN_BODY_TEXTS, _hidden_body_texts
+    pages = [
+        "<p>a</p><script>var x = 1;</script><style>p {}</style><p>b</p>",
+        "<noscript>one<img src='x.gif'>two<!-- c -->three</noscript><p>c</p>",
+        "<noscript><div><script>inner()</script></div>tail</noscript><script>last()</script>",
+    ]
+    for body in pages:
+        root = tree(body)
+        assert _hidden_body_texts(root) == _HIDDEN_BODY_TEXTS(root)

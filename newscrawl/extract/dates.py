@@ -25,21 +25,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Iterator
 
-import lxml.etree
 import lxml.html
 
 from . import date_patterns as dp
 from .blocks import is_link_navigation
 from .contentblocks import block_stats
-from .metadata import PageMeta
+from .metadata import PageMeta, tagged_elements
 from .named_attributes import select_attributes, words_in_values
 from .options import DEFAULT_OPTIONS, ExtractOptions
 from .page_texts import link_free_runs, visible_runs
 from .title import find_byline_anchor, following_texts, preceding_texts, visible_text
 
-_JSONLD_TEXT = lxml.etree.XPath("descendant::script[@type='application/ld+json']/text()",
-                                smart_strings=False)
-_SCRIPT_TEXT = lxml.etree.XPath("descendant::script[not(@src)]/text()", smart_strings=False)
 # Characters around a year searched for its date and the publish label before it.
 _LABEL_REACH_CHARS = 48
 # Characters of a date-named box's text searched for its date.
@@ -295,12 +291,23 @@ def _year_matches(text: str) -> list[tuple[int, int]]:
 
 def _before_footer(text: str) -> str:
     """The text up to its copyright/ICP footer (all of it when there is none)."""
+    return _cut_at_footer(text)[0]
+
+
+def _cut_at_footer(text: str) -> tuple[str, str | None]:
+    """``_before_footer`` and the lowercased cut text (None when lowercasing moved positions).
+
+    The lowercased text serves ``_label_starts`` too: one ``lower()`` of a long text, not two.
+    """
     lowered = text.lower()
     if len(lowered) == len(text):
         footer = dp.FOOTER_LOWER_RE.search(lowered)
-    else:  # a character changed length when lowercased: positions differ
-        footer = dp.FOOTER_TEXT_RE.search(text)
-    return text[:footer.start()] if footer else text
+        if footer is None:
+            return text, lowered
+        return text[:footer.start()], lowered[:footer.start()]
+    # a character changed length when lowercased: positions differ
+    footer = dp.FOOTER_TEXT_RE.search(text)
+    return (text[:footer.start()] if footer else text), None
 
 
 def _build(groups: dict, lang: str | None = None) -> FoundDate | None:
@@ -432,7 +439,7 @@ def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str
     for value in select_attributes(root, chosen, dp.MARKED_DATE_XPATH):
         yield _element_date(value.getparent(), lang)
     headline = find_byline_anchor(root, page)
-    for count, element in enumerate(root.iter("time")):
+    for count, element in enumerate(tagged_elements(root, "time")):
         if count >= 10:
             break
         if element.get("datetime") and not _in_foreign_block(element, headline, options):
@@ -519,7 +526,7 @@ def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, 
         return
     inside, _ = _split_dates(visible_text(headline), lang, bounds)
     yield from inside
-    skip = functools.partial(_is_foreign, options=options)
+    skip = _foreign_test(options)
     after = following_texts(headline, options.date_after_headline_chars, skip=skip)
     yield from _pick_in_runs(after, lang, bounds, options)
     before = preceding_texts(headline, options.date_before_headline_chars, skip=skip)[::-1]
@@ -532,7 +539,7 @@ def _from_updated_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str 
     headline = find_byline_anchor(root, page)
     if headline is None:
         return
-    skip = functools.partial(_is_foreign, options=options)
+    skip = _foreign_test(options)
     runs = following_texts(headline, options.date_after_headline_chars, skip=skip)
     for index, run in enumerate(runs):
         prefix = runs[index - 1][-16:] + "\n" if index else ""
@@ -545,6 +552,29 @@ def _from_updated_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str 
 def _is_foreign(element: lxml.html.HtmlElement, options: ExtractOptions = DEFAULT_OPTIONS) -> bool:
     """A block whose dates are not the page's: comments, link lists, page furniture."""
     return element.tag in ("footer", "aside", "nav") or _names_foreign(element, options)
+
+
+def _foreign_test(options: ExtractOptions) -> Callable[[lxml.html.HtmlElement], bool]:
+    """``_is_foreign`` with these options, in one call per element.
+
+    The text walks call it on every element they pass (~400 a page of ../shared/eval):
+    one closure instead of a partial and two nested calls.
+    """
+    def is_foreign(element: lxml.html.HtmlElement) -> bool:
+        tag = element.tag
+        if tag == "footer" or tag == "aside" or tag == "nav":
+            return True
+        names = element.get("class")
+        ident = element.get("id")
+        if ident:
+            names = f"{names or ''} {ident}"
+        if not names:
+            return False
+        kind = _foreign_names(names)
+        if kind == _LIST_NAMED:
+            return is_link_navigation(block_stats(element), options)
+        return kind == _FOREIGN_NAMED
+    return is_foreign
 
 
 def _pick_in_runs(runs: list[str], lang: str | None, bounds: _Bounds, options: ExtractOptions,
@@ -592,7 +622,7 @@ def _pick_in_text(text: str, lang: str | None, bounds: _Bounds,
     The same dates as ``_split_dates``, found lazily span by span around the years:
     labelled ones only in spans with a label word, the others until the caller stops.
     """
-    text = _before_footer(text)
+    text, lowered = _cut_at_footer(text)
     spans = _year_spans(text)
     if not spans:
         return
@@ -608,7 +638,7 @@ def _pick_in_text(text: str, lang: str | None, bounds: _Bounds,
             if not dp.NOT_PUBLISH_CONTEXT_RE.search(context):
                 yield bool(dp.PUBLISH_LABEL_RE.search(context)), found
 
-    labels = _label_starts(text)
+    labels = _label_starts(text, lowered)
     for index, (span_start, span_end) in enumerate(spans):
         first = bisect.bisect_left(labels, span_start - 16)
         if first < len(labels) and labels[first] < span_end:
@@ -674,8 +704,8 @@ def _from_labelled_text(root: lxml.html.HtmlElement, lang: str | None, bounds: _
     Years are found first (one cheap scan) and only the text around each is parsed.
     """
     text = "\n".join(visible_runs(root, options.date_text_scan_chars))
-    text = _before_footer(text)
-    labels = _label_starts(text)
+    text, lowered = _cut_at_footer(text)
+    labels = _label_starts(text, lowered)
     if not labels:
         return
     for year_start, year_end in _year_matches(text):
@@ -687,9 +717,13 @@ def _from_labelled_text(root: lxml.html.HtmlElement, lang: str | None, bounds: _
         yield from _pick_in_text(text[start:end], lang, bounds, labelled_only=True)
 
 
-def _label_starts(text: str) -> list[int] | None:
-    """Start offsets of the publish label words in ``text`` (every offset when lowercasing moved them)."""
-    lowered = text.lower()
+def _label_starts(text: str, lowered: str | None = None) -> list[int] | None:
+    """Start offsets of the publish label words in ``text`` (every offset when lowercasing moved them).
+
+    ``lowered``: ``text.lower()`` when the caller has it.
+    """
+    if lowered is None:
+        lowered = text.lower()
     if len(lowered) != len(text):
         return list(range(len(text)))  # positions differ: every window is searched
     return [m.start() for m in dp.PUBLISH_LABEL_WORD_LOWER_RE.finditer(lowered)]
@@ -698,22 +732,28 @@ def _label_starts(text: str) -> list[int] | None:
 def _from_first_text_date(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
                           options: ExtractOptions) -> Iterator[FoundDate]:
     """The first date of the page text outside links and foreign blocks (old portal pages)."""
-    skip = functools.partial(_is_foreign, options=options)
+    skip = _foreign_test(options)
     text = "\n".join(link_free_runs(root, options.date_text_scan_chars, skip))
     yield from _pick_in_text(text, lang, bounds)
 
 
 def _from_raw_jsonld(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[FoundDate | None]:
     """datePublished of JSON-LD blocks that ``read_page_meta`` could not decode."""
-    for script in _JSONLD_TEXT(root):
-        match = dp.RAW_JSONLD_PUBLISHED_RE.search(script)
+    for element in tagged_elements(root, "script"):
+        if element.get("type") != "application/ld+json":
+            continue
+        script = element.text
+        match = dp.RAW_JSONLD_PUBLISHED_RE.search(script) if script else None
         if match:
             yield parse_date(match.group("value"), lang)
 
 
 def _from_scripts(root: lxml.html.HtmlElement) -> Iterator[FoundDate | None]:
     """Publish-time variables of inline scripts (WeChat "var ct", "pubtime")."""
-    for script in _SCRIPT_TEXT(root):
+    for element in tagged_elements(root, "script"):
+        script = element.text if element.get("src") is None else None
+        if not script:
+            continue
         for match in dp.SCRIPT_VALUE_RE.finditer(script):
             start = match.start()
             if dp.SCRIPT_KEY_BEFORE_RE.search(script[max(0, start - 40):start]):
