@@ -239,12 +239,19 @@ def _article_holders(root: lxml.html.HtmlElement, candidates: list) -> set:
 def _form_is_noise(form: lxml.html.HtmlElement, options: ExtractOptions) -> bool:
     """A form is noise (search box, comment box, login) unless it wraps prose.
 
-    Whole ASP.NET pages sit inside one <form>; those hold paragraphs.
+    Whole ASP.NET pages sit inside one <form>; those hold paragraphs. Forum threads
+    sit inside a moderation form; their posts hold text but often no <p>.
     """
     paragraphs = 0
     for _ in form.iter("p"):
         paragraphs += 1
         if paragraphs >= options.form_keep_min_paragraphs:
+            return False
+    # Forum threads sit inside a moderation <form> and write posts without <p>.
+    chars = 0
+    for text in form.itertext():
+        chars += len(text.strip())
+        if chars >= options.form_keep_min_chars:
             return False
     return True
 
