@@ -25,13 +25,23 @@ class ContentChoice:
 
 
 def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, float]:
-    """Index and score of the container with the highest density score (-1 when none)."""
+    """Index and score of the container with the highest density score (-1 when none).
+
+    An element inside an <a> of at most ``link_max_chars`` (a teaser's headline <span>) is
+    no candidate: all its text is link text. A longer <a> is an unclosed tag the parser
+    stretched over the page, not a link. Document order puts an <a> before its descendants,
+    which follow it contiguously, so one index tells whether an element is inside one.
+    """
     log_sd = guarded_log(table.standard_deviation())
     best, best_score = -1, 0.0
-    text, link_text = table.text, table.link_text
+    text, link_text, tags = table.text, table.link_text, table.tags
     minimum = options.min_candidate_chars
+    link_end = -1   # last index inside a short <a>
     for i, element in enumerate(table.elements):
-        if text[i] - link_text[i] < minimum or element.tag not in CONTAINER_TAGS:
+        tag = element.tag
+        if tag == "a" and text[i] <= options.link_max_chars and i + tags[i] > link_end:
+            link_end = i + tags[i]
+        if text[i] - link_text[i] < minimum or tag not in CONTAINER_TAGS or i <= link_end:
             continue
         score = table.score(i, log_sd)
         if options.mass_weight:
