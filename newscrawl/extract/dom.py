@@ -164,6 +164,7 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
     whose class/id names boilerplate (share bars, comments, related links,
     cookie notices...), among the elements that carry such attributes.
     """
+    _unwrap_text_noscripts(root, options)
     lxml.etree.strip_elements(root, *NOISE_TAGS, *FORM_FIELD_TAGS, lxml.etree.Comment,
                               lxml.etree.ProcessingInstruction, with_tail=False)
     doomed = [form for form in root.iter("form") if _form_is_noise(form, options)]
@@ -181,6 +182,21 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()
+
+
+def _unwrap_text_noscripts(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
+    """Keep the content of a <noscript> that holds a text, not a notice or a tracking pixel.
+
+    Pages that render their article with a script put the same article in a <noscript>
+    for readers without it; that copy is the only one in the HTML.
+    """
+    for noscript in list(root.iter("noscript")):
+        chars = 0
+        for text in noscript.itertext():
+            chars += len(text.strip())
+            if chars >= options.noscript_keep_min_chars:
+                noscript.drop_tag()
+                break
 
 
 def _cleaning_candidates(root: lxml.html.HtmlElement) -> list:

@@ -29,6 +29,12 @@ class ExtractOptions:
     # --- pre-cleaning -------------------------------------------------------
     # Remove blocks whose class/id names boilerplate (Readability's unlikely-candidate rule).
     remove_unlikely: bool = True
+    # A <noscript> holding at least this many chars of text is kept (unwrapped): a page that
+    # renders its article by script puts it there for readers without scripts. Token F1
+    # htmltotext 0.849 -> 0.884, cleaneval +0.0005, dragnet +0.0002, others unchanged; 500 lost a
+    # dragnet page, 200 cost readability 0.004 (JavaScript notices), 3000 lost a dragnet page
+    # (score.py on the 7 sets of ../shared/eval, 2026-11-22).
+    noscript_keep_min_chars: int = 1500
     # A <form> holding at least this many <p> wraps the page (ASP.NET) and is kept.
     form_keep_min_paragraphs: int = 3
     # ... and so is a <form> holding at least this many chars of text (forum threads inside a
