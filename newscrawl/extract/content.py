@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from .blocks import has_prose, is_link_navigation, is_link_teaser
 from .density import DensityTable, guarded_log
 from .options import ExtractOptions
-from .patterns import BOILERPLATE_LINE_RE, CONTAINER_TAGS, PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS
+from .patterns import (BOILERPLATE_LINE_RE, CONTAINER_TAGS, END_SECTION_HEADING_RE, HEADING_TAGS,
+                       PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS)
 
 
 @dataclass
@@ -155,6 +156,24 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
             element.drop_tree()
 
 
+def cut_end_sections(nodes: list) -> None:
+    """Cut a furniture section after the story (author bio, related links) and what follows
+    it in its block: it opens with a heading named in END_SECTION_HEADING_RE."""
+    doomed = []
+    for node in nodes:
+        for heading in node.iter(*HEADING_TAGS):
+            if heading is not node and _opens_end_section(heading):
+                doomed.append(heading)
+                doomed.extend(heading.itersiblings())
+    for element in doomed:
+        if element.getparent() is not None:
+            element.drop_tree()
+
+
+def _opens_end_section(heading) -> bool:
+    return END_SECTION_HEADING_RE.search(" ".join(heading.text_content().split())) is not None
+
+
 def drop_headline_and_captions(nodes: list, options: ExtractOptions) -> None:
     """The <h1> is the page headline, returned as the title, not as body text;
     <figcaption> describes a picture, not the story (when ``drop_captions``)."""
@@ -173,5 +192,6 @@ def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoic
     nodes = gather_siblings(table, top, best_score, options)
     prune_blocks(table, nodes, options)
     prune_boilerplate_lines(table, nodes, options)
+    cut_end_sections(nodes)
     drop_headline_and_captions(nodes, options)
     return ContentChoice(nodes, best, best_score)
