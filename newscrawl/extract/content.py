@@ -95,6 +95,42 @@ def climb_to_article(table: DensityTable, best: int, options: ExtractOptions) ->
         node = p
 
 
+def _kind(element) -> tuple:
+    classes = (element.get("class") or "").split()
+    return element.tag, classes[0] if classes else ""
+
+
+def widen_to_repeated_posts(table: DensityTable, top: int, options: ExtractOptions) -> int:
+    """The list holding the content node when it is one of several alike posts (a forum
+    thread: <li class="message"> after <li class="message">, each with its own prose).
+
+    Looks at the content node and its ancestors up to ``posts_max_levels`` up; alike
+    siblings share the tag and the first class name.
+    """
+    node = table.elements[top]
+    for _ in range(options.posts_max_levels + 1):
+        parent = node.getparent()
+        if parent is None or parent.tag in ("body", "html"):
+            return top
+        kind = _kind(node)
+        posts, prose = 0, 0
+        for sibling in parent.iterchildren():
+            if sibling is node or _kind(sibling) != kind:
+                continue
+            position = table.find(sibling)
+            if position is not None and has_prose(table.stats(position), options):
+                posts += 1
+                prose += table.text[position] - table.link_text[position]
+        n = table.index_of(node)
+        if posts + 1 >= options.posts_min_count and prose >= table.text[n] - table.link_text[n]:
+            p = table.index_of(parent)
+            if table.link_text[p] <= options.climb_max_link_density * table.text[p]:
+                return p
+            return top
+        node = parent
+    return top
+
+
 def gather_siblings(table: DensityTable, best: int, best_score: float,
                     options: ExtractOptions) -> list:
     """The best node plus its siblings that carry article prose, in order."""
@@ -189,6 +225,7 @@ def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoic
     if best < 0:
         return None
     top = climb_to_article(table, best, options)
+    top = widen_to_repeated_posts(table, top, options)
     nodes = gather_siblings(table, top, best_score, options)
     prune_blocks(table, nodes, options)
     prune_boilerplate_lines(table, nodes, options)
