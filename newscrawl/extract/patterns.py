@@ -120,7 +120,8 @@ ARTICLE_MARKER_ITEMPROP = "articleBody"
 
 # Short lines inside the content that are page furniture, not article text: source and
 # editor credits of Chinese portals, dateline+source bylines, media captions' labels,
-# ad markers and share prompts. Matched on blocks of at most BOILERPLATE_LINE_MAX_CHARS.
+# ad markers and share prompts, "continue reading" links, external-links disclaimers and the
+# labels of HTML5 video player controls. Matched on blocks of at most BOILERPLATE_LINE_MAX_CHARS.
 BOILERPLATE_LINE_RE = re.compile(
     r"^(?:本文)?来源[:：]|^责任编辑|^编辑[:：]|^\(?(?:原标题|作者)[:：]|^\[?(?:责编|编辑)[:：]|"
     r"^\d{4}[-/年]\d{1,2}[-/月]\d{1,2}日?\s+\d{1,2}:\d{2}(?::\d{2})?\s*(?:来源|$)|"
@@ -128,7 +129,10 @@ BOILERPLATE_LINE_RE = re.compile(
     r"media caption|image copyright|image source|getty images|follow us|more on this story|"
     r"click here|skip to|sign up|subscribe)\b|"
     r"^(?:posted|published|updated|written|filed) (?:by|on|at|in)\b|^related(?: stories| articles| links)?:|"
-    r"^(?:copyright|©|\(c\))\s*(?:©\s*)?\d{4}|all rights reserved|版权所有",
+    r"^(?:copyright|©|\(c\))\s*(?:©\s*)?\d{4}|all rights reserved|版权所有|"
+    r"^continue reading(?: the main story| below)?$|is not responsible for the content of external|"
+    r"^(?:play video|current time \d|duration time \d|remaining time|stream type|loaded: \d|progress: \d|"
+    r"this is a modal window|beginning of dialog window)",
     re.I,
 )
 
