@@ -161,7 +161,7 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> N
         i = start + 1
         while i <= end:
             element = table.elements[i]
-            if element.tag in PRUNABLE_BLOCK_TAGS and _is_link_block(table.stats(i), options):
+            if element.tag in PRUNABLE_BLOCK_TAGS and _is_link_block(table.stats(i), element.tag, options):
                 doomed.append(element)
                 i += table.tags[i] + 1   # skip its descendants
                 continue
@@ -170,8 +170,20 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> N
         element.drop_tree()
 
 
-def _is_link_block(stats, options: ExtractOptions) -> bool:
-    return is_link_navigation(stats, options) or is_link_teaser(stats, options)
+def _is_link_block(stats, tag: str, options: ExtractOptions) -> bool:
+    return (is_link_navigation(stats, options) or is_link_teaser(stats, options)
+            or (tag not in _TABLE_TAGS and _is_control_panel(stats, options)))
+
+
+_TABLE_TAGS = frozenset({"table", "tbody", "tr", "td"})
+
+
+def _is_control_panel(stats, options: ExtractOptions) -> bool:
+    """A block of many elements with a word or two each and no sentence (a player's
+    settings menu: "Aa", "Arial", "75%"...)."""
+    return (stats.tags >= options.panel_min_elements
+            and stats.text_chars < options.panel_max_chars_per_element * stats.tags
+            and stats.longest_plain_run <= options.nav_keep_run_chars)
 
 
 def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOptions) -> None:

@@ -80,6 +80,16 @@ class ExtractOptions:
     # link teaser, pruned like navigation (our extension of the anchor rule).
     teaser_max_plain_chars: int = 20
 
+    # A block inside the content with at least panel_min_elements elements and fewer than
+    # panel_max_chars_per_element chars of text per element, none in a run longer than
+    # nav_keep_run_chars, is a control panel (a video player's menus) and is pruned (tables
+    # excepted: tabular data has short cells). Token F1 with 20 and 3.0: cx_zh +0.0016, htmltotext
+    # +0.0023, dragnet +0.0004, readability +0.0003, others within 0.0001; 2.5 and 4.0 both gave
+    # htmltotext 0.002 less (one page), 12 elements the same, 30 lost that page (score.py on the
+    # 7 sets of ../shared/eval, 2026-11-22).
+    panel_min_elements: int = 20
+    panel_max_chars_per_element: float = 3.0
+
     # --- sibling gathering and pruning (tuned) ------------------------------
     # A block inside the chosen node is link-dense when link chars / chars exceeds this.
     prune_link_density: float = 0.5
