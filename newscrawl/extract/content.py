@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from .blocks import has_prose, is_link_navigation, is_link_teaser
 from .density import DensityTable, guarded_log
 from .options import ExtractOptions
-from .patterns import BOILERPLATE_LINE_RE, CONTAINER_TAGS, PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS
+from .patterns import (BOILERPLATE_LINE_RE, CONTAINER_TAGS, END_SECTION_HEADING_RE, HEADING_TAGS,
+                       PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS)
 
 
 @dataclass
@@ -25,13 +26,23 @@ class ContentChoice:
 
 
 def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, float]:
-    """Index and score of the container with the highest density score (-1 when none)."""
+    """Index and score of the container with the highest density score (-1 when none).
+
+    An element inside an <a> of at most ``link_max_chars`` (a teaser's headline <span>) is
+    no candidate: all its text is link text. A longer <a> is an unclosed tag the parser
+    stretched over the page, not a link. Document order puts an <a> before its descendants,
+    which follow it contiguously, so one index tells whether an element is inside one.
+    """
     log_sd = guarded_log(table.standard_deviation())
     best, best_score = -1, 0.0
-    text, link_text = table.text, table.link_text
+    text, link_text, tags = table.text, table.link_text, table.tags
     minimum = options.min_candidate_chars
+    link_end = -1   # last index inside a short <a>
     for i, element in enumerate(table.elements):
-        if text[i] - link_text[i] < minimum or element.tag not in CONTAINER_TAGS:
+        tag = element.tag
+        if tag == "a" and text[i] <= options.link_max_chars and i + tags[i] > link_end:
+            link_end = i + tags[i]
+        if text[i] - link_text[i] < minimum or tag not in CONTAINER_TAGS or i <= link_end:
             continue
         score = table.score(i, log_sd)
         if options.mass_weight:
@@ -84,6 +95,42 @@ def climb_to_article(table: DensityTable, best: int, options: ExtractOptions) ->
         node = p
 
 
+def _kind(element) -> tuple:
+    classes = (element.get("class") or "").split()
+    return element.tag, classes[0] if classes else ""
+
+
+def widen_to_repeated_posts(table: DensityTable, top: int, options: ExtractOptions) -> int:
+    """The list holding the content node when it is one of several alike posts (a forum
+    thread: <li class="message"> after <li class="message">, each with its own prose).
+
+    Looks at the content node and its ancestors up to ``posts_max_levels`` up; alike
+    siblings share the tag and the first class name.
+    """
+    node = table.elements[top]
+    for _ in range(options.posts_max_levels + 1):
+        parent = node.getparent()
+        if parent is None or parent.tag in ("body", "html"):
+            return top
+        kind = _kind(node)
+        posts, prose = 0, 0
+        for sibling in parent.iterchildren():
+            if sibling is node or _kind(sibling) != kind:
+                continue
+            position = table.find(sibling)
+            if position is not None and has_prose(table.stats(position), options):
+                posts += 1
+                prose += table.text[position] - table.link_text[position]
+        n = table.index_of(node)
+        if posts + 1 >= options.posts_min_count and prose >= table.text[n] - table.link_text[n]:
+            p = table.index_of(parent)
+            if table.link_text[p] <= options.climb_max_link_density * table.text[p]:
+                return p
+            return top
+        node = parent
+    return top
+
+
 def gather_siblings(table: DensityTable, best: int, best_score: float,
                     options: ExtractOptions) -> list:
     """The best node plus its siblings that carry article prose, in order."""
@@ -114,7 +161,7 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> N
         i = start + 1
         while i <= end:
             element = table.elements[i]
-            if element.tag in PRUNABLE_BLOCK_TAGS and _is_link_block(table.stats(i), options):
+            if element.tag in PRUNABLE_BLOCK_TAGS and _is_link_block(table.stats(i), element.tag, options):
                 doomed.append(element)
                 i += table.tags[i] + 1   # skip its descendants
                 continue
@@ -123,8 +170,20 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> N
         element.drop_tree()
 
 
-def _is_link_block(stats, options: ExtractOptions) -> bool:
-    return is_link_navigation(stats, options) or is_link_teaser(stats, options)
+def _is_link_block(stats, tag: str, options: ExtractOptions) -> bool:
+    return (is_link_navigation(stats, options) or is_link_teaser(stats, options)
+            or (tag not in _TABLE_TAGS and _is_control_panel(stats, options)))
+
+
+_TABLE_TAGS = frozenset({"table", "tbody", "tr", "td"})
+
+
+def _is_control_panel(stats, options: ExtractOptions) -> bool:
+    """A block of many elements with a word or two each and no sentence (a player's
+    settings menu: "Aa", "Arial", "75%"...)."""
+    return (stats.tags >= options.panel_min_elements
+            and stats.text_chars < options.panel_max_chars_per_element * stats.tags
+            and stats.longest_plain_run <= options.nav_keep_run_chars)
 
 
 def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOptions) -> None:
@@ -145,6 +204,24 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
             element.drop_tree()
 
 
+def cut_end_sections(nodes: list) -> None:
+    """Cut a furniture section after the story (author bio, related links) and what follows
+    it in its block: it opens with a heading named in END_SECTION_HEADING_RE."""
+    doomed = []
+    for node in nodes:
+        for heading in node.iter(*HEADING_TAGS):
+            if heading is not node and _opens_end_section(heading):
+                doomed.append(heading)
+                doomed.extend(heading.itersiblings())
+    for element in doomed:
+        if element.getparent() is not None:
+            element.drop_tree()
+
+
+def _opens_end_section(heading) -> bool:
+    return END_SECTION_HEADING_RE.search(" ".join(heading.text_content().split())) is not None
+
+
 def drop_headline_and_captions(nodes: list, options: ExtractOptions) -> None:
     """The <h1> is the page headline, returned as the title, not as body text;
     <figcaption> describes a picture, not the story (when ``drop_captions``)."""
@@ -160,8 +237,10 @@ def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoic
     if best < 0:
         return None
     top = climb_to_article(table, best, options)
+    top = widen_to_repeated_posts(table, top, options)
     nodes = gather_siblings(table, top, best_score, options)
     prune_blocks(table, nodes, options)
     prune_boilerplate_lines(table, nodes, options)
+    cut_end_sections(nodes)
     drop_headline_and_captions(nodes, options)
     return ContentChoice(nodes, best, best_score)

@@ -164,6 +164,7 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
     whose class/id names boilerplate (share bars, comments, related links,
     cookie notices...), among the elements that carry such attributes.
     """
+    _unwrap_text_noscripts(root, options)
     lxml.etree.strip_elements(root, *NOISE_TAGS, *FORM_FIELD_TAGS, lxml.etree.Comment,
                               lxml.etree.ProcessingInstruction, with_tail=False)
     doomed = [form for form in root.iter("form") if _form_is_noise(form, options)]
@@ -181,6 +182,21 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()
+
+
+def _unwrap_text_noscripts(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
+    """Keep the content of a <noscript> that holds a text, not a notice or a tracking pixel.
+
+    Pages that render their article with a script put the same article in a <noscript>
+    for readers without it; that copy is the only one in the HTML.
+    """
+    for noscript in list(root.iter("noscript")):
+        chars = 0
+        for text in noscript.itertext():
+            chars += len(text.strip())
+            if chars >= options.noscript_keep_min_chars:
+                noscript.drop_tag()
+                break
 
 
 def _cleaning_candidates(root: lxml.html.HtmlElement) -> list:
@@ -239,12 +255,19 @@ def _article_holders(root: lxml.html.HtmlElement, candidates: list) -> set:
 def _form_is_noise(form: lxml.html.HtmlElement, options: ExtractOptions) -> bool:
     """A form is noise (search box, comment box, login) unless it wraps prose.
 
-    Whole ASP.NET pages sit inside one <form>; those hold paragraphs.
+    Whole ASP.NET pages sit inside one <form>; those hold paragraphs. Forum threads
+    sit inside a moderation form; their posts hold text but often no <p>.
     """
     paragraphs = 0
     for _ in form.iter("p"):
         paragraphs += 1
         if paragraphs >= options.form_keep_min_paragraphs:
+            return False
+    # Forum threads sit inside a moderation <form> and write posts without <p>.
+    chars = 0
+    for text in form.itertext():
+        chars += len(text.strip())
+        if chars >= options.form_keep_min_chars:
             return False
     return True
 

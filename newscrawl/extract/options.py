@@ -29,8 +29,20 @@ class ExtractOptions:
     # --- pre-cleaning -------------------------------------------------------
     # Remove blocks whose class/id names boilerplate (Readability's unlikely-candidate rule).
     remove_unlikely: bool = True
+    # A <noscript> holding at least this many chars of text is kept (unwrapped): a page that
+    # renders its article by script puts it there for readers without scripts. Token F1
+    # htmltotext 0.849 -> 0.884, cleaneval +0.0005, dragnet +0.0002, others unchanged; 500 lost a
+    # dragnet page, 200 cost readability 0.004 (JavaScript notices), 3000 lost a dragnet page
+    # (score.py on the 7 sets of ../shared/eval, 2026-11-22).
+    noscript_keep_min_chars: int = 1500
     # A <form> holding at least this many <p> wraps the page (ASP.NET) and is kept.
     form_keep_min_paragraphs: int = 3
+    # ... and so is a <form> holding at least this many chars of text (forum threads inside a
+    # moderation form write posts without <p>; search, login and comment forms hold labels).
+    # Token F1 htmltotext 0.831 -> 0.849, cleaneval 0.900 -> 0.904, other sets unchanged; the
+    # same at 400 and 3000 (score.py --extractor newscrawl.extract:extract on the 7 sets of
+    # ../shared/eval, 2026-11-22).
+    form_keep_min_chars: int = 1000
 
     # --- density score (DEVELOPERS.md: text + symbol density) ---------------
     # Candidates with fewer non-link characters than this are not scored (chars).
@@ -41,6 +53,11 @@ class ExtractOptions:
     # rose on every development set from 0 to 8 and fell on cx_zh/htmltotext at 12
     # (benchmarks/accuracy.py, 2026-11-22).
     mass_weight: float = 8.0
+    # An element inside an <a> of at most this many chars is never the content node (its
+    # text is a teaser's link text); a longer <a> is an unclosed tag stretched over the page.
+    # Token F1 dragnet 0.9013 -> 0.9015, other sets unchanged; with no length limit cleaneval
+    # fell 0.0012 on such unclosed tags (score.py on the 7 sets of ../shared/eval, 2026-11-22).
+    link_max_chars: int = 1000
     # Drop <figcaption> from the body. Tuned: token F1 +0.02 on cx_bbc, +0.002 on
     # readability, neutral elsewhere; dropping every class="*caption*" block instead
     # cost 0.014 on cleanportaleval (benchmarks/accuracy.py, 2026-11-22).
@@ -63,6 +80,16 @@ class ExtractOptions:
     # link teaser, pruned like navigation (our extension of the anchor rule).
     teaser_max_plain_chars: int = 20
 
+    # A block inside the content with at least panel_min_elements elements and fewer than
+    # panel_max_chars_per_element chars of text per element, none in a run longer than
+    # nav_keep_run_chars, is a control panel (a video player's menus) and is pruned (tables
+    # excepted: tabular data has short cells). Token F1 with 20 and 3.0: cx_zh +0.0016, htmltotext
+    # +0.0023, dragnet +0.0004, readability +0.0003, others within 0.0001; 2.5 and 4.0 both gave
+    # htmltotext 0.002 less (one page), 12 elements the same, 30 lost that page (score.py on the
+    # 7 sets of ../shared/eval, 2026-11-22).
+    panel_min_elements: int = 20
+    panel_max_chars_per_element: float = 3.0
+
     # --- sibling gathering and pruning (tuned) ------------------------------
     # A block inside the chosen node is link-dense when link chars / chars exceeds this.
     prune_link_density: float = 0.5
@@ -71,13 +98,25 @@ class ExtractOptions:
     climb_min_share: float = 0.6
     # Link density above which a parent is not climbed to.
     climb_max_link_density: float = 0.35
+    # The content node, or one of its ancestors up to posts_max_levels up, that has at least
+    # posts_min_count - 1 alike siblings (same tag and first class name) carrying prose is one
+    # post of a thread: their parent is the content, when the alike siblings hold at least as
+    # much non-link text as the node. Token F1 htmltotext 0.884 -> 0.899, cleaneval +0.0012,
+    # dragnet +0.0002, others unchanged; 2 levels lost a dragnet page, a minimum of 4 posts gave
+    # the same, and without the text condition dragnet fell 0.0006 (score.py on the 7 sets of
+    # ../shared/eval, 2026-11-22).
+    posts_max_levels: int = 3
+    posts_min_count: int = 3
     # A sibling of the best node joins the article when its density score is at least
     # this share of the best score (Readability gathers siblings scoring >= 0.2 of the top),
     sibling_min_score_share: float = 0.2
     # or when it has at least this many non-link chars with punctuation (a paragraph),
     sibling_min_chars: int = 80
-    # and never when more than this share of its text is in links.
-    sibling_max_link_density: float = 0.3
+    # and never when more than this share of its text is in links. 0.2 (was 0.3): token F1
+    # dragnet +0.0009, the other six sets unchanged. 0.1 gave +0.0019 over the sets (dragnet
+    # +0.0011, readability and cleanportaleval +0.0003) but put cx_bbc's LCS F1 0.00007 under its
+    # floor; 0.25 +0.0007, 0.4 -0.0011 (score.py on the 7 sets of ../shared/eval, 2026-11-22).
+    sibling_max_link_density: float = 0.2
 
     # --- title and publish date ---------------------------------------------
     # A headline element shorter than this is never the title (chars); shorter
