@@ -98,8 +98,8 @@ NEWSCRAWL_RENDER_WAIT_UNTIL = "load"  # page.goto() waits for: commit, domconten
 NEWSCRAWL_RENDER_SETTLE_MS = 1000  # then up to this many ms for the network to go quiet (0: no wait)
 NEWSCRAWL_RENDER_QUIET_MS = 200  # quiet: no request of the page in flight for this long (networkidle: 500)
 NEWSCRAWL_RENDER_IDLE_SECONDS = 20.0  # a site's browser context is closed after this long without a page
-# navigations of one browser page before it is closed and replaced. Playwright keeps every request,
-# response and route of a page (about 20 objects per navigation here, in the driver and in Python)
+# navigations of one browser page before it is closed and replaced. Playwright keeps every request
+# and response of a page (about 20 objects per navigation when requests were routed, in the driver and in Python)
 # until the page closes, so a long-lived page grows; a new page costs ~110 ms of browser CPU
 # (benchmarks/render_speed.py, 8 pages per site: RSS growth after page 100 with 50 navigations +12%,
 # with 25 +6% to +17% over five runs, with 12 +5% but more browser CPU for the new pages)
