@@ -104,6 +104,10 @@ NEWSCRAWL_RENDER_IDLE_SECONDS = 20.0  # a site's browser context is closed after
 # (benchmarks/render_speed.py, 8 pages per site: RSS growth after page 100 with 50 navigations +12%,
 # with 25 +6% to +17% over five runs, with 12 +5% but more browser CPU for the new pages)
 NEWSCRAWL_RENDER_PAGE_REUSE = 25
+# renders of one site's browser context before it is closed and a fresh one opened: the site's renderer
+# process, which serves all its pages, ends with it. Its heap grew from ~260 MB at page 100 to 350-400
+# MB by page 300-600 of benchmarks/render_speed.py (one site), whatever the page reuse; 0: never
+NEWSCRAWL_RENDER_CONTEXT_REUSE = 150
 NEWSCRAWL_RENDER_AUTO_MAX_TEXT_CHARS = 1000  # render: auto renders a no-article page with at most this text
 NEWSCRAWL_RENDER_AUTO_MIN_SCRIPTS = 5  # ... and an app root element or at least this many scripts
 PLAYWRIGHT_BROWSER_TYPE = "chromium"

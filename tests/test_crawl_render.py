@@ -25,7 +25,7 @@ needs_browser = pytest.mark.skipif(not os.access(DEFAULT_BROWSER_PATH, os.X_OK),
 # (the test failed now and then in full-suite runs with the defaults).
 RENDER_SETTINGS = {"PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT": "10000", "NEWSCRAWL_RENDER_IDLE_SECONDS": "1",
                    "NEWSCRAWL_EXTRACT_WORKERS": "0", "NEWSCRAWL_RENDER_SETTLE_MS": "5000",
-                   "NEWSCRAWL_RENDER_QUIET_MS": "500"}
+                   "NEWSCRAWL_RENDER_QUIET_MS": "500", "NEWSCRAWL_RENDER_CONTEXT_REUSE": "1"}
 
 
 # A script on the page tries another port of its own loopback host (an admin console, a Redis...).
@@ -140,6 +140,14 @@ def test_hanging_page_times_out_and_the_crawl_goes_on(always_run):
     _assert_articles_right(always_run, "slow-gazette")
     assert always_run.summary["close_reason"] == "finished"
     assert always_run.summary["elapsed_seconds"] < 60
+
+
+@needs_browser
+def test_a_worn_context_is_replaced_and_the_site_goes_on(always_run):
+    # a fresh context after every render (the articles requested at once share the one opened for them)
+    gazette = always_run.site_summary("script-gazette")["render"]
+    assert gazette["contexts_replaced"] >= 1 and gazette["pages"] == 5
+    _assert_articles_right(always_run, "script-gazette")
 
 
 @needs_browser

@@ -170,6 +170,13 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
         # renders at once over all sites (each site also at most PLAYWRIGHT_MAX_PAGES_PER_CONTEXT)
         self.render_slots = asyncio.Semaphore(render_page_limit(crawler.settings))
         self.last_used: dict[str, float] = {}
+        # a context is replaced after this many renders: its renderer process exits with it and gives
+        # back the heap it grew (see NEWSCRAWL_RENDER_CONTEXT_REUSE in settings.py)
+        self.context_max_uses = max(0, crawler.settings.getint("NEWSCRAWL_RENDER_CONTEXT_REUSE", 150))
+        self.context_uses: dict[str, int] = {}
+        self.rendering: dict[str, int] = {}  # renders in progress per context
+        self.render_ended: dict[str, asyncio.Condition] = {}
+        self.recycle_locks: dict[str, asyncio.Lock] = {}
         self.idle_watch: task.LoopingCall | None = None
         crawler.signals.connect(self._start_idle_watch, signals.engine_started)
 
@@ -185,12 +192,35 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self.in_flight[name] = self.in_flight.get(name, 0) + 1
         try:
             await self._hold_slot(name)
+            await self._replace_worn_context(name)
             async with self.page_gates.setdefault(name, asyncio.Semaphore(self.config.max_pages_per_context)):
                 async with self.render_slots:
-                    return await self._render_in_pooled_page(name, request)
+                    self.rendering[name] = self.rendering.get(name, 0) + 1
+                    try:
+                        return await self._render_in_pooled_page(name, request)
+                    finally:
+                        self.rendering[name] -= 1
+                        self.context_uses[name] = self.context_uses.get(name, 0) + 1
+                        ended = self.render_ended.setdefault(name, asyncio.Condition())
+                        async with ended:
+                            ended.notify_all()
         finally:
             self.in_flight[name] -= 1
             self.last_used[name] = time.monotonic()
+
+    async def _replace_worn_context(self, name: str) -> None:
+        """After ``context_max_uses`` renders, let the context's renders end and close it; the next
+        render opens a fresh one. Requests of the site wait meanwhile (about one render's time)."""
+        if not self.context_max_uses or self.context_uses.get(name, 0) < self.context_max_uses:
+            return
+        async with self.recycle_locks.setdefault(name, asyncio.Lock()):
+            if self.context_uses.get(name, 0) < self.context_max_uses:
+                return  # replaced while this request waited
+            ended = self.render_ended.setdefault(name, asyncio.Condition())
+            async with ended:
+                await ended.wait_for(lambda: not self.rendering.get(name))
+            await self._close_context(name, "render/contexts_replaced")
+            self.context_uses[name] = 0
 
     async def _create_page(self, request, spider) -> Page:
         """scrapy-playwright's new page, its requests filtered over DevTools instead of routed."""
@@ -258,17 +288,21 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
         for name in set(self.context_wrappers) | self.slot_holders:
             if not self._is_idle(name, now):
                 continue
-            wrapper = self.context_wrappers.get(name)
-            for page in self.page_pools.pop(name, []):
-                self.page_uses.pop(page, None)
-            if wrapper is not None:
-                logger.debug("closing idle browser context %s", name)
-                count(self.stats, "render/contexts_closed", site_of_context(name))
-                with suppress(PlaywrightError):
-                    await wrapper.context.close()
+            await self._close_context(name, "render/contexts_closed")
             if name in self.slot_holders and self._is_idle(name, time.monotonic()):
                 self.slot_holders.discard(name)
                 self.context_slots.release()
+
+    async def _close_context(self, name: str, reason_key: str) -> None:
+        """Close a context (its open pages go with it), counted under ``reason_key`` for its site."""
+        wrapper = self.context_wrappers.get(name)
+        for page in self.page_pools.pop(name, []):
+            self.page_uses.pop(page, None)
+        if wrapper is not None:
+            logger.debug("closing browser context %s (%s)", name, reason_key)
+            count(self.stats, reason_key, site_of_context(name))
+            with suppress(PlaywrightError):
+                await wrapper.context.close()
 
     async def close(self) -> None:
         if self.closed:  # the same instance serves http and https and is closed once per scheme
