@@ -469,12 +469,13 @@ def _in_foreign_block(element: lxml.html.HtmlElement, headline: lxml.html.HtmlEl
     A block holding the headline is the story's whatever its names: layout wrappers
     are named after the sidebar beside them ("layout--has-sidebar").
     """
+    is_foreign = _foreign_test(options)
     node = element
     for _ in range(depth):
         node = node.getparent()
         if node is None or node.tag in ("body", "html"):
             return False  # their classes describe the page ("no-sidebars"), not a block
-        if node.tag in ("footer", "aside", "nav") or _names_foreign(node, options):
+        if is_foreign(node):
             return not _holds(node, headline)
     return False
 
@@ -486,25 +487,6 @@ def _holds(block: lxml.html.HtmlElement, element: lxml.html.HtmlElement | None) 
 
 # What a class/id value says of its block (``_foreign_names``).
 _NOT_FOREIGN_NAMED, _LIST_NAMED, _FOREIGN_NAMED = 0, 1, 2
-
-
-def _names_foreign(element: lxml.html.HtmlElement, options: ExtractOptions) -> bool:
-    """The element's class/id name a comment, related-links or footer block.
-
-    Names that only say "list" (or "hot", "rank", "footer") count when the block is
-    also link navigation: a byline row is often styled as a list, or is the footer of
-    the headline's card.
-    """
-    names = element.get("class")
-    ident = element.get("id")
-    if ident:
-        names = f"{names or ''} {ident}"
-    if not names:
-        return False
-    kind = _foreign_names(names)
-    if kind == _LIST_NAMED:
-        return is_link_navigation(block_stats(element), options)
-    return kind == _FOREIGN_NAMED
 
 
 @functools.lru_cache(maxsize=8192)
@@ -551,14 +533,17 @@ def _from_updated_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str 
 
 def _is_foreign(element: lxml.html.HtmlElement, options: ExtractOptions = DEFAULT_OPTIONS) -> bool:
     """A block whose dates are not the page's: comments, link lists, page furniture."""
-    return element.tag in ("footer", "aside", "nav") or _names_foreign(element, options)
+    return _foreign_test(options)(element)
 
 
 def _foreign_test(options: ExtractOptions) -> Callable[[lxml.html.HtmlElement], bool]:
     """``_is_foreign`` with these options, in one call per element.
 
-    The text walks call it on every element they pass (~400 a page of ../shared/eval):
-    one closure instead of a partial and two nested calls.
+    A footer, aside or nav, or an element whose class/id name a comment, related-links or
+    footer block. Names that only say "list" (or "hot", "rank", "footer") count when the
+    block is also link navigation: a byline row is often styled as a list, or is the footer
+    of the headline's card. The text walks call it on every element they pass (~400 a page
+    of ../shared/eval): one closure instead of a partial and two nested calls.
     """
     def is_foreign(element: lxml.html.HtmlElement) -> bool:
         tag = element.tag
