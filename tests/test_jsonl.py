@@ -1,0 +1,52 @@
+"""The JSON line of an item: the direct encoding gives the bytes Scrapy's JSON-lines exporter gives."""
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from scrapy.exporters import JsonLinesItemExporter
+
+from newscrawl.items import ArticleItem
+from newscrawl.jsonl import LineEncoder
+
+
+def _exporter_line(item, **options) -> bytes:
+    buffer = io.BytesIO()
+    JsonLinesItemExporter(buffer, encoding="utf-8", **options).export_item(item)
+    return buffer.getvalue()
+
+
+def _article(**changes) -> ArticleItem:
+    fields = dict(url="http://127.0.0.1/a/1.html", canonical_url="http://127.0.0.1/a/1.html", site="harbor",
+                  title="港口扩建 \"quoted\" \\ back", published="2024-05-02T08:00:00+08:00",
+                  text="第一段。\nSecond paragraph\twith a tab and \u2028 a line separator.",
+                  html="<p>第一段。</p><p>Second</p>", lang="zh", authors=["王明", "Ann Lee"], score=0.8125)
+    fields.update(changes)
+    return ArticleItem(**fields)
+
+
+def test_direct_line_is_the_exporters_line_for_articles():
+    encoder = LineEncoder({"encoding": "utf-8", "fields": None, "indent": 0})
+    for item in (_article(), _article(title=None, published=None, authors=[], duplicate_of="http://x/1")):
+        line = encoder.line(item)
+        assert line == _exporter_line(item)
+        assert line.endswith(b"\n") and line.count(b"\n") == 1
+        assert json.loads(line)["title"] == item.title
+
+
+def test_other_options_and_items_go_through_the_exporter():
+    item = _article()
+    only_two = LineEncoder({"encoding": "utf-8", "fields": ["url", "title"]})
+    assert only_two.line(item) == _exporter_line(item, fields_to_export=["url", "title"])
+    assert list(json.loads(only_two.line(item))) == ["url", "title"]
+    assert not LineEncoder({"encoding": "latin-1"}).direct  # another encoding: the exporter's rules
+
+    @dataclass
+    class Stamped:
+        when: datetime
+
+    stamped = Stamped(datetime(2024, 5, 2, tzinfo=timezone.utc))
+    assert LineEncoder({"encoding": "utf-8"}).line(stamped) == _exporter_line(stamped)
+    assert LineEncoder({"encoding": "utf-8"}).line({"a": 1}) == _exporter_line({"a": 1})
