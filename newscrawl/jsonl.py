@@ -5,8 +5,10 @@ JSON Lines feed (``-O``/``-o file.jsonl`` or the spider's default output) is
 written by a :class:`JsonlWriter`: each item is one ``os.write`` of a complete
 line on a file opened in append mode, and every ``NEWSCRAWL_JSONL_SYNC_SECONDS``
 (or ``NEWSCRAWL_JSONL_SYNC_ITEMS`` lines) the file is fsynced (in a thread, while
-the crawl goes on writing) and only then the incremental state records the
-articles written before that fsync started, with the byte offset they end at.
+the crawl goes on writing). After an fsync, and at most every
+``NEWSCRAWL_STATE_RECORD_SECONDS`` (or ``NEWSCRAWL_STATE_RECORD_ITEMS`` articles),
+the incremental state records the articles written before that fsync started,
+with the byte offset they end at.
 Other feeds go through Scrapy's exporter unchanged.
 
 After a crash, :func:`repair_output` makes an output whole again: a torn last
@@ -209,6 +211,9 @@ class DurableFeedExporter(FeedExporter):
         settings = crawler.settings
         self.sync_seconds = settings.getfloat("NEWSCRAWL_JSONL_SYNC_SECONDS", 1.0)
         self.sync_items = settings.getint("NEWSCRAWL_JSONL_SYNC_ITEMS", 200)
+        self.record_seconds = settings.getfloat("NEWSCRAWL_STATE_RECORD_SECONDS", 10.0)
+        self.record_items = settings.getint("NEWSCRAWL_STATE_RECORD_ITEMS", 2000)
+        self.recorded_at = time.monotonic()
         self.writer: JsonlWriter | None = None
         self.uri: str | None = None
         self.ledger = None
@@ -271,7 +276,7 @@ class DurableFeedExporter(FeedExporter):
         """
         if self.writer is None or self.writer.fd is None or self.syncing is not None:
             return
-        records = list(self.ledger.unrecorded) if self.ledger is not None else []
+        records = self._records_due()
         offset, started = self.writer.offset, time.perf_counter()
         self.writer.unsynced = 0
         self.syncing = threads.deferToThread(self._sync_and_record, self.writer.fd, records,
@@ -279,13 +284,31 @@ class DurableFeedExporter(FeedExporter):
         self.syncing.addCallbacks(lambda _: self._synced(records, started), self._sync_failed)
         self.syncing.addBoth(self._sync_ended)
 
+    def _records_due(self) -> list:
+        """The written, unrecorded articles when it is time to record them, else none (they wait).
+
+        The state records in batches of NEWSCRAWL_STATE_RECORD_ITEMS (2000) or every
+        NEWSCRAWL_STATE_RECORD_SECONDS (10 s), not at every fsync: each batch dirties index pages at
+        random keys, about one page per key up to the whole index, so 200 articles a batch cost
+        ~200 us of CPU per article at 50,000 articles and 2,000 a batch ~85 (benchmarks, 2026-11-22).
+        Until recorded, the articles are known from memory (``Ledger.inflight``) and, after a crash,
+        recovered from the output.
+        """
+        if self.ledger is None or not self.ledger.unrecorded:
+            return []
+        if (len(self.ledger.unrecorded) < self.record_items
+                and time.monotonic() - self.recorded_at < self.record_seconds):
+            return []
+        self.recorded_at = time.monotonic()
+        return list(self.ledger.unrecorded)
+
     def _sync_and_record(self, fd: int, records: list, path: str, offset: int) -> None:
         """In a thread: fsync the output, and only then record in the state the articles written
         before the fsync started, with the offset they end at (never the other way round: the state
         never holds an article the output might lose). The state's writes (random keys in growing
         indexes) were ~7% of the event loop's time late in a 50,000-article crawl."""
         os.fsync(fd)
-        if self.ledger is not None:
+        if self.ledger is not None and records:
             self.ledger.backend.add_articles(records, path, offset)
 
     def _synced(self, records: list, started: float) -> None:

@@ -138,7 +138,10 @@ MEMUSAGE_WARNING_MB = 3072  # warn once when the crawl's memory (browser include
 NEWSCRAWL_STATE_ENABLED = True  # remember emitted articles; emit only new ones each run
 STATE_PATH = ".newscrawl/state.sqlite"  # SQLite state file (ignored with REDIS_URL); lock: <STATE_PATH>.lock
 NEWSCRAWL_NEAR_DUPLICATE_JACCARD = 0.8  # estimated shingle Jaccard marking a near-duplicate (fingerprint.py)
-NEWSCRAWL_JSONL_SYNC_SECONDS = 1.0  # fsync the JSONL output, then record its articles, this often
+NEWSCRAWL_JSONL_SYNC_SECONDS = 1.0  # fsync the JSONL output this often
 NEWSCRAWL_JSONL_SYNC_ITEMS = 200  # ... or after this many lines
+# Record the synced articles in the state this often, or once this many wait (batches: jsonl._records_due)
+NEWSCRAWL_STATE_RECORD_SECONDS = 10.0
+NEWSCRAWL_STATE_RECORD_ITEMS = 2000
 NEWSCRAWL_REDIS_PREFIX = "newscrawl"  # Redis keys of the shared queue, dupefilter and state
 NEWSCRAWL_REDIS_IDLE_SECONDS = 30.0  # a Redis crawler closes after the shared queue stayed empty this long

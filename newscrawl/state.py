@@ -149,25 +149,28 @@ class SqliteState:
         if self.writes is None:
             self.writes = self._connect()
         with _Transaction(self.writes):
+            url_rows, band_rows = [], []
             for record in records:
-                self._insert(record)
+                article_id = self._insert(record)
+                if article_id is not None:
+                    url_rows += [(key, article_id) for key in record.keys()]
+                    if record.fingerprint:
+                        band_rows += [(band, article_id) for band in record.fingerprint.bands]
+            # In key order: each index page is visited once per batch, in file order (random keys in
+            # arrival order cost ~2x the CPU once the state holds tens of thousands of articles).
+            self.writes.executemany("INSERT OR IGNORE INTO urls VALUES (?, ?)", sorted(url_rows))
+            self.writes.executemany("INSERT OR IGNORE INTO bands VALUES (?, ?)", sorted(band_rows))
             if output is not None and committed is not None:
                 self.writes.execute("INSERT OR REPLACE INTO outputs VALUES (?, ?)", (output, committed))
 
-    def _insert(self, record: ArticleRecord) -> None:
+    def _insert(self, record: ArticleRecord) -> int | None:
+        """Insert the article's row; its id, or None when the canonical URL was recorded already."""
         signature = record.fingerprint.signature if record.fingerprint else None
         cursor = self.writes.execute(
             "INSERT OR IGNORE INTO articles (canonical_url, url, site, first_seen, signature, duplicate_of) "
             "VALUES (?, ?, ?, ?, ?, ?)",
             (record.canonical_url, record.url, record.site, record.first_seen, signature, record.duplicate_of))
-        if not cursor.rowcount:
-            return
-        article_id = cursor.lastrowid
-        self.writes.executemany("INSERT OR IGNORE INTO urls VALUES (?, ?)",
-                                [(k, article_id) for k in record.keys()])
-        if record.fingerprint:
-            self.writes.executemany("INSERT OR IGNORE INTO bands VALUES (?, ?)",
-                                [(band, article_id) for band in record.fingerprint.bands])
+        return cursor.lastrowid if cursor.rowcount else None
 
     # --- outputs ----------------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ pytestmark = needs_loopback
 
 SLOW = {"CONCURRENT_REQUESTS": "1"}  # one page at a time: articles arrive 0.2 s apart
 NO_RECORDING = {"NEWSCRAWL_JSONL_SYNC_SECONDS": "3600", "NEWSCRAWL_JSONL_SYNC_ITEMS": "100000"}
+PROMPT_RECORDING = {"NEWSCRAWL_STATE_RECORD_SECONDS": "0"}  # record at every sync (each second)
 
 
 @pytest.fixture(scope="module")
@@ -85,8 +86,8 @@ def test_sigkill_at_several_points_loses_and_repeats_nothing(web, reference, tmp
     kill_group(process)
     with (tmp_path / "attempt2.jsonl").open("ab") as output:
         output.write(b'{"url": "http://127.0.0.40/torn", "canonical_url": "http://127.0.0.40/to')
-    # 3: killed after 2 more lines, default sync
-    process = start_crawl(sites, tmp_path / "attempt3.jsonl", tmp_path, base)
+    # 3: killed after 2 more lines, synced and recorded every second
+    process = start_crawl(sites, tmp_path / "attempt3.jsonl", tmp_path, {**base, **PROMPT_RECORDING})
     _wait_for_lines(process, tmp_path / "attempt3.jsonl", 2)
     kill_group(process)
     # 4: runs to the end

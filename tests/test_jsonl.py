@@ -50,3 +50,23 @@ def test_other_options_and_items_go_through_the_exporter():
     stamped = Stamped(datetime(2024, 5, 2, tzinfo=timezone.utc))
     assert LineEncoder({"encoding": "utf-8"}).line(stamped) == _exporter_line(stamped)
     assert LineEncoder({"encoding": "utf-8"}).line({"a": 1}) == _exporter_line({"a": 1})
+
+
+def test_state_records_in_batches_by_count_or_age(tmp_path):
+    from types import SimpleNamespace
+
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.jsonl import DurableFeedExporter
+
+    crawler = get_crawler(settings_dict={"FEEDS": {str(tmp_path / "out.jsonl"): {"format": "jsonlines"}},
+                                         "NEWSCRAWL_STATE_RECORD_ITEMS": 3, "NEWSCRAWL_STATE_RECORD_SECONDS": 60})
+    exporter = DurableFeedExporter(crawler)
+    exporter.ledger = SimpleNamespace(unrecorded=["a", "b"])
+    assert exporter._records_due() == []  # 2 of 3, and not 60 s old: they wait
+    exporter.ledger.unrecorded.append("c")
+    assert exporter._records_due() == ["a", "b", "c"]
+    exporter.ledger.unrecorded = ["d"]
+    assert exporter._records_due() == []
+    exporter.recorded_at -= 61  # the last batch is a minute old: record what waits
+    assert exporter._records_due() == ["d"]
