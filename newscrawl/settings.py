@@ -65,7 +65,10 @@ EXTENSIONS = {
     "scrapy.extensions.feedexport.FeedExporter": None,
     "newscrawl.jsonl.DurableFeedExporter": 0,
     "newscrawl.redis_support.RedisIdleCloseExtension": 520,
+    "newscrawl.gctune.GcTuningExtension": 530,
 }
+# Young-generation gc threshold after start-up objects are frozen (gctune.py); 0 keeps Python's (700)
+NEWSCRAWL_GC_THRESHOLD = 10_000
 ADDONS = {"newscrawl.redis_support.RedisAddon": 0}  # with REDIS_URL: scrapy-redis scheduler and dupefilter
 DUPEFILTER_CLASS = "newscrawl.dupefilter.DiskDupeFilter"  # on disk: memory stays flat on long crawls
 SCHEDULER = "newscrawl.scheduler.SpillingScheduler"  # pending requests on disk, also without JOBDIR
