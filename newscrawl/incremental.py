@@ -128,8 +128,7 @@ class Ledger:
         if item.canonical_url in self.inflight:
             return "duplicate"
         fetched = canonicalize(item.url)
-        if self.backend.is_known(item.canonical_url) or (fetched != item.canonical_url
-                                                         and self.backend.is_known(fetched)):
+        if self.backend.is_known(item.canonical_url, fetched):
             return "known"
         fingerprint = getattr(item, "text_fingerprint", None)  # computed in an extraction worker
         if fingerprint is None:

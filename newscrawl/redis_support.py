@@ -70,8 +70,9 @@ class RedisState:
     def _key(self, name: str) -> str:
         return f"{self.prefix}:{name}"
 
-    def is_known(self, url: str) -> bool:
-        return bool(self.redis.sismember(self._key("urls"), url_key(url)))
+    def is_known(self, *urls: str) -> bool:
+        """Whether any of ``urls`` belongs to a recorded article (one round trip for all)."""
+        return any(self.redis.smismember(self._key("urls"), [url_key(url) for url in urls]))
 
     def claim(self, record: ArticleRecord) -> bool:
         """True when no other crawler emitted or is emitting this article."""

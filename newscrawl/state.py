@@ -34,6 +34,10 @@ from .fingerprint import Fingerprint
 DEFAULT_STATE_PATH = ".newscrawl/state.sqlite"
 SCHEMA_VERSION = "1"
 _KEY = struct.Struct(">q")
+# Page cache of the look-up connection (KiB; SQLite's default is 2,000). Look-ups hit random pages of
+# the URL and band indexes; at 50,000 articles (a 50 MB file) a 16 MB cache made them ~30% cheaper
+# (2026-11-22, /tmp micro-benchmark). Bounded: it does not grow with the state beyond this.
+READ_CACHE_KIB = 16_000
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -100,6 +104,7 @@ class SqliteState:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = self._connect()
+        self.db.execute(f"PRAGMA cache_size=-{READ_CACHE_KIB}")
         self.writes: sqlite3.Connection | None = None  # add_articles' own connection, opened on first use
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
@@ -118,8 +123,11 @@ class SqliteState:
 
     # --- articles ---------------------------------------------------------------------------------
 
-    def is_known(self, url: str) -> bool:
-        return self.db.execute("SELECT 1 FROM urls WHERE key = ?", (url_key(url),)).fetchone() is not None
+    def is_known(self, *urls: str) -> bool:
+        """Whether any of ``urls`` belongs to a recorded article (one query for all)."""
+        keys = [url_key(url) for url in dict.fromkeys(urls)]
+        marks = ",".join("?" * len(keys))
+        return self.db.execute(f"SELECT 1 FROM urls WHERE key IN ({marks}) LIMIT 1", keys).fetchone() is not None
 
     def claim(self, record: ArticleRecord) -> bool:
         """Whether this process may emit the article (always, here: one process per SQLite state)."""
@@ -128,10 +136,15 @@ class SqliteState:
     def near_duplicate_of(self, fingerprint: Fingerprint, threshold: float) -> str | None:
         """The canonical URL of the earliest stored article similar to ``fingerprint``, if any."""
         marks = ",".join("?" * len(fingerprint.bands))
-        # Only ids and signatures of the candidates (there can be hundreds); the URLs of the one found.
-        rows = self.db.execute(
-            f"SELECT a.id, a.signature FROM articles a WHERE a.id IN "
-            f"(SELECT article_id FROM bands WHERE key IN ({marks})) ORDER BY a.id", fingerprint.bands).fetchall()
+        # Most articles share no band with a stored one: the band index alone answers that (a join
+        # with the articles cost ~30% more per look-up). Then ids and signatures of the candidates
+        # (there can be hundreds); the URLs of the one found.
+        ids = sorted({row[0] for row in self.db.execute(
+            f"SELECT article_id FROM bands WHERE key IN ({marks})", fingerprint.bands)})
+        if not ids:
+            return None
+        rows = self.db.execute(f"SELECT id, signature FROM articles WHERE id IN ({','.join('?' * len(ids))}) "
+                               f"ORDER BY id", ids).fetchall()
         found = fingerprint.first_similar([signature for _, signature in rows], threshold)
         if found is None:
             return None

@@ -44,6 +44,8 @@ def test_state_knows_canonical_and_fetched_urls_and_finds_near_duplicates(tmp_pa
     assert state.is_known("http://a.test/" + HARBOR[0].key)
     assert state.is_known("http://a.test/" + HARBOR[0].key + "?from=rss")
     assert not state.is_known("http://a.test/" + HARBOR[2].key)
+    assert state.is_known("http://a.test/" + HARBOR[2].key, "http://a.test/" + HARBOR[1].key)  # any of them
+    assert not state.is_known("http://a.test/" + HARBOR[2].key, "http://a.test/" + HARBOR[3].key)
     copy = fingerprint_text("Republished with permission. " + " ".join(HARBOR[0].paragraphs))
     assert state.near_duplicate_of(copy, NEAR_DUPLICATE_JACCARD) == "http://a.test/" + HARBOR[0].key
     other = fingerprint_text(" ".join(HARBOR[2].paragraphs))
