@@ -37,7 +37,8 @@ from .fingerprint import NEAR_DUPLICATE_JACCARD, Fingerprint, fingerprint_text
 from .items import ArticleItem
 from .jsonl import repair_output
 from .lock import acquire, lock_path_for
-from .state import DEFAULT_STATE_PATH, ArticleRecord, SqliteState, utc_now
+from .clock import utc_now
+from .state import DEFAULT_STATE_PATH, ArticleRecord, SqliteState
 from .urls import canonicalize
 
 logger = logging.getLogger(__name__)

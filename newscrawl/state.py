@@ -29,6 +29,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Iterable
 
+from .clock import utc_now
 from .fingerprint import Fingerprint
 
 DEFAULT_STATE_PATH = ".newscrawl/state.sqlite"
@@ -65,10 +66,6 @@ CREATE TABLE IF NOT EXISTS outputs (path TEXT PRIMARY KEY, committed INTEGER NOT
 def url_key(url: str) -> int:
     """A signed 64-bit key of a (canonical) URL; collisions are negligible below billions of URLs."""
     return _KEY.unpack(hashlib.blake2b(url.encode("utf-8"), digest_size=8).digest())[0]
-
-
-def utc_now() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,10 @@ from scrapy.exceptions import CannotResolveHostError, DownloadConnectionRefusedE
 from twisted.internet.error import DNSLookupError, TCPTimedOutError, TimeoutError
 
 from ..classify import ARTICLE, classify_url
+from ..clock import utc_now
 from ..counters import count
 from ..crawl_patterns import FEED_LINK_TYPES
-from ..discovery import maybe_gunzip, now_iso, page_links, parse_feed, parse_sitemap, sitemaps_from_robots
+from ..discovery import maybe_gunzip, page_links, parse_feed, parse_sitemap, sitemaps_from_robots
 from ..frontier import FrontierLimits, SiteFrontier
 from ..items import PageItem
 from ..render import RenderPlan
@@ -274,7 +275,7 @@ class NewsSpider(scrapy.Spider):
             body=response.body,
             encoding=response.encoding,
             discovered_via=response.meta.get("newscrawl_via", "link"),
-            fetched_at=now_iso(),
+            fetched_at=utc_now(),
             url_kind=classify_url(response.url, site.article_patterns),
             hint_published=published,
             hint_title=title,
