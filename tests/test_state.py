@@ -144,3 +144,20 @@ def test_prune_forgets_old_articles_and_reset_removes_the_file(tmp_path, capsys)
     assert state_admin(["reset", "--state", str(path)]) == 0
     assert not path.exists()
     assert "forgot 1 article(s)" in capsys.readouterr().out
+
+
+def test_a_batch_larger_than_one_statement_is_recorded_whole_and_repeats_are_skipped(tmp_path):
+    from newscrawl.fingerprint import Fingerprint
+
+    state = SqliteState(tmp_path / "state.sqlite")
+    state.add_articles([_record(0)])
+    base = _record(1).fingerprint
+    many = [ArticleRecord(f"http://c.test/{n}", f"http://c.test/{n}?rss", "c", "2030-01-01T00:00:00+00:00",
+                          Fingerprint(base.signature, tuple(band ^ n for band in base.bands)))
+            for n in range(4000)]  # 48,000 band rows: several statements
+    state.add_articles([_record(0), *many, many[5]], "out.jsonl", 999)  # one recorded before, one repeated
+    counts = state.counts()
+    assert counts["articles"] == 4001 and counts["urls"] == 8002
+    assert counts["bands"] == 12 * 4001
+    assert state.is_known("http://c.test/3999?rss") and state.is_known("http://a.test/" + HARBOR[0].key)
+    assert state.open_outputs() == [("out.jsonl", 999)]
