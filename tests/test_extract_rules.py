@@ -31,3 +31,18 @@ def test_elements_with_a_hiding_css_class_are_left_out():
     assert "after clicking" not in text
     for paragraph in STORY:   # 'hidden-gem' is not a hiding class: only whole class names count
         assert paragraph in text
+
+
+def test_blog_engine_furniture_lines_are_left_out():
+    furniture = ["Like this:", "Be the first to like this.", "Powered by WordPress",
+                 "TrackBack URL for this entry:", "You can leave a response, or trackback from your own site.",
+                 "Comments are closed.", "Hide caption", "Enlarge this image"]
+    story = ("<div class='entry'>" + "".join(f"<p>{p}</p>" for p in STORY[:2])
+             + "<div>Hide caption</div><p>Enlarge this image</p>"
+             + "".join(f"<p>{p}</p>" for p in STORY[2:])
+             + "".join(f"<div>{line}</div>" for line in furniture[:6]) + "</div>")
+    text = extract(_page(story)).text
+    for line in furniture:
+        assert line not in text
+    for paragraph in STORY:
+        assert paragraph in text
