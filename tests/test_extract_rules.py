@@ -46,3 +46,14 @@ def test_blog_engine_furniture_lines_are_left_out():
         assert line not in text
     for paragraph in STORY:
         assert paragraph in text
+
+
+def test_a_trackback_notice_with_its_url_is_left_out():
+    notice = ("TrackBack URL for this entry: http://www.example-blog-host.com/services/trackback/"
+              "6a00d83451b31569e20153938cc353970b Listed below are links to weblogs that reference this post.")
+    assert 80 < len(notice) <= 200
+    story = "<div class='entry'>" + "".join(f"<p>{p}</p>" for p in STORY) + f"<p>{notice}</p></div>"
+    text = extract(_page(story)).text
+    assert "TrackBack" not in text
+    for paragraph in STORY:
+        assert paragraph in text
