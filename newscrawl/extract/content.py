@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .blocks import has_prose, is_link_navigation, is_link_teaser
 from .density import DensityTable, guarded_log
 from .options import ExtractOptions
-from .patterns import (BOILERPLATE_LINE_RE, CONTAINER_TAGS, END_SECTION_HEADING_RE, HEADING_TAGS,
+from .patterns import (BOILERPLATE_LINE_RE, CONTAINER_TAGS, FURNITURE_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS,
                        PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS)
 
 
@@ -190,14 +190,19 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
     """Drop short blocks whose text is page furniture (source credits, 'Advertisement'...)."""
     doomed = []
     limit = options.boilerplate_line_max_chars
+    furniture_limit = options.furniture_line_max_chars
+    longest = max(limit, furniture_limit)
     for node in nodes:
         start = table.find(node)
         if start is None:
             continue
         for i in range(start + 1, start + 1 + table.tags[start]):
-            if 0 < table.text[i] <= limit and table.elements[i].tag in PRUNABLE_BLOCK_TAGS:
+            chars = table.text[i]
+            if 0 < chars <= longest and table.elements[i].tag in PRUNABLE_BLOCK_TAGS:
                 element = table.elements[i]
-                if BOILERPLATE_LINE_RE.search(" ".join(element.text_content().split())):
+                line = " ".join(element.text_content().split())
+                if (chars <= limit and BOILERPLATE_LINE_RE.search(line)) or \
+                        (chars <= furniture_limit and FURNITURE_LINE_RE.search(line)):
                     doomed.append(element)
     for element in doomed:
         if element.getparent() is not None:

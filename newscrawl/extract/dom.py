@@ -12,6 +12,7 @@ from .options import ExtractOptions
 from .patterns import (
     CHARSET_ALIASES,
     CHARSET_META_RE,
+    HIDDEN_CLASS_TOKENS,
     HIDDEN_STYLE_RE,
     NOISE_TAGS,
     UNLIKELY_BLOCK_RE,
@@ -153,7 +154,16 @@ def is_hidden(element: lxml.html.HtmlElement) -> bool:
     if element.get("hidden") is not None or element.get("aria-hidden") == "true":
         return True
     style = element.get("style")
-    return bool(style and HIDDEN_STYLE_RE.search(style))
+    if style and HIDDEN_STYLE_RE.search(style):
+        return True
+    classes = element.get("class")
+    return bool(classes) and has_hidden_class(classes)
+
+
+@functools.lru_cache(maxsize=4096)
+def has_hidden_class(classes: str) -> bool:
+    """Does a class attribute name a CSS class that hides the element? (cached)"""
+    return not HIDDEN_CLASS_TOKENS.isdisjoint(classes.lower().split())
 
 
 def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:

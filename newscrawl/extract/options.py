@@ -154,6 +154,12 @@ class ExtractOptions:
 
     # Blocks of at most this many chars are checked against BOILERPLATE_LINE_RE (patterns.py).
     boilerplate_line_max_chars: int = 80
+    # Blocks of at most this many chars are checked against FURNITURE_LINE_RE (patterns.py): a
+    # trackback notice carries its URL and a "Listed below are links..." line. 200 (was 80, as
+    # boilerplate lines): token F1 dragnet 0.9074 -> 0.9085, the other six sets unchanged; 300 gave
+    # dragnet 0.9087 (one more site), left at 200 as a margin against prose opening like a notice
+    # (/tmp/acc/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+    furniture_line_max_chars: int = 200
 
     # --- result -------------------------------------------------------------
     # Fewer weighted chars of prose than this: no article (reason "too_short"). Prose is
