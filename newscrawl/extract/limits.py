@@ -47,9 +47,16 @@ def _long_tag_starts(text: str) -> list[int]:
     return starts
 
 
-def too_many_elements(root, max_elements: int) -> bool:
-    """True when the tree has more than ``max_elements`` nodes; stops counting at the limit."""
-    return sum(1 for _ in islice(root.iter(), max_elements + 1)) > max_elements
+def elements_within(root, max_elements: int) -> list | None:
+    """The nodes of ``root.iter()`` in document order; None when there are more than ``max_elements``.
+
+    Stops reading at the limit. ``extract`` keeps the list until the page is done: with a
+    proxy alive for every element, the later walks (metadata, dates, cleaning, density)
+    reuse it instead of making and freeing one per element each time. The list frees them
+    last to first, deepest first (see DensityTable).
+    """
+    nodes = list(islice(root.iter(), max_elements + 1))
+    return nodes if len(nodes) <= max_elements else None
 
 
 class Deadline:
