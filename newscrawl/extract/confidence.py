@@ -10,6 +10,8 @@ ARTICLE_SCHEMA_TYPES = frozenset({"article", "newsarticle", "reportagenewsarticl
 
 def weighted_length(text: str, options: ExtractOptions) -> int:
     """Characters of text, a CJK character counting as ``cjk_char_weight`` (it carries about a word)."""
+    if text.isascii():
+        return len(text)  # CJK_RE matches no ASCII character: no regex pass needed
     cjk = len(CJK_RE.findall(text))
     return len(text) + (options.cjk_char_weight - 1) * cjk
 

@@ -10,7 +10,7 @@ from .dates import find_published
 from .density import DensityTable
 from .dom import clean_tree, decode_html, looks_binary, parse_html
 from .language import guess_language
-from .limits import Deadline, too_many_attributes, too_many_elements
+from .limits import Deadline, elements_within, too_many_attributes
 from .metadata import PageMeta, read_page_meta
 from .methods import check_algorithm, select_content
 from .options import ExtractOptions, make_options
@@ -63,7 +63,9 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
     root = parse_html(text_html)
     if root is None:
         return _no_article(url, "no_body")
-    if too_many_elements(root, opts.max_elements) or deadline.passed():
+    # Held until the page is done: one proxy per element, shared by every walk (limits.py).
+    elements = elements_within(root, opts.max_elements)
+    if elements is None or deadline.passed():
         return _no_article(url, "too_large")
 
     page = read_page_meta(root)

@@ -83,18 +83,27 @@ def render_html(nodes: list, base_url: str | None = None) -> str:
         child.tail = None
     unwanted = set()
     for element in wrapper.iter(lxml.etree.Element):
-        tag = element.tag
+        tag = element.tag   # each read of .tag builds a new str: read once, track renames
         if tag == "h1":
-            element.tag = "h2"
+            tag = element.tag = "h2"
         elif tag in BLOCK_LEVEL_TAGS and tag not in KEPT_HTML_TAGS and element is not wrapper:
             if _holds_only_inline(element):
-                element.tag = "p"   # a text block written as <div>: keep it a paragraph
-        if element.tag not in KEPT_HTML_TAGS and element is not wrapper:
-            unwanted.add(element.tag)
+                tag = element.tag = "p"   # a text block written as <div>: keep it a paragraph
+        if tag not in KEPT_HTML_TAGS and element is not wrapper:
+            unwanted.add(tag)
         _clean_attributes(element, base_url)
     if unwanted:
         lxml.etree.strip_tags(wrapper, *unwanted)
     for element in list(wrapper.iter("p", "li", "figure", "figcaption")):
-        if not element.text_content().strip() and element.find(".//img") is None:
+        if _is_empty_block(element):
             element.drop_tree()
     return lxml.html.tostring(wrapper, encoding="unicode", method="html")
+
+
+def _is_empty_block(element) -> bool:
+    """No text and no image inside. Its own text is looked at first: most blocks start with
+    some, and ``text_content`` is an XPath call per element."""
+    text = element.text
+    if text and not text.isspace():
+        return False
+    return not element.text_content().strip() and element.find(".//img") is None

@@ -30,7 +30,11 @@ def count_links(nodes: list) -> int:
 def prose_length(text: str, options: ExtractOptions) -> int:
     """Weighted characters in lines long enough to be sentences of prose."""
     total = 0
+    # No line shorter than this can weigh prose_line_min_chars, whatever its script.
+    too_short = options.prose_line_min_chars / max(options.cjk_char_weight, 1)
     for line in text.split("\n"):
+        if len(line) < too_short:
+            continue
         length = weighted_length(line, options)
         if length >= options.prose_line_min_chars:
             total += length
