@@ -2,17 +2,9 @@
 from __future__ import annotations
 
 from newscrawl.extract import extract
+from test_extract_edge import PARAGRAPHS_EN
 
-STORY = [
-    "The regional water board approved a plan on Monday to replace the ageing pipes under the old town, "
-    "a project that engineers say will cut leaks by nearly a third.",
-    "Work will start in the spring and move street by street, so that no household loses its supply for "
-    "more than a day at a time, according to the board's chief engineer.",
-    "Residents who attended the meeting asked how long the roads would stay closed, and whether the shops "
-    "on the market square would be able to receive deliveries during the works.",
-    "The board said it would publish a timetable for each street at least a month before digging begins, "
-    "and set up a telephone line for questions.",
-]
+STORY = PARAGRAPHS_EN  # four paragraphs of one story
 
 
 def _page(story_html: str, title: str = "Water board approves pipe replacement", around: str = "") -> str:
