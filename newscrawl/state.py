@@ -171,8 +171,8 @@ class SqliteState:
                 url_rows += [(key, article_id) for key in record.keys()]
                 if record.fingerprint:
                     band_rows += [(band, article_id) for band in record.fingerprint.bands]
-            _insert_rows(self.writes, "INSERT OR IGNORE INTO articles (id, canonical_url, url, site, first_seen, signature, "
-                                      "duplicate_of)", article_rows)
+            _insert_rows(self.writes, "INSERT OR IGNORE INTO articles (id, canonical_url, url, site, first_seen, "
+                                      "signature, duplicate_of)", article_rows)
             # In key order: each index page is visited once per batch, in file order (random keys in
             # arrival order cost ~2x the CPU once the state holds tens of thousands of articles).
             _insert_rows(self.writes, "INSERT OR IGNORE INTO urls (key, article_id)", sorted(url_rows))
