@@ -1,4 +1,4 @@
-"""The JSON line of an item: the direct encoding gives the bytes Scrapy's JSON-lines exporter gives."""
+"""JSON lines: the direct encoding gives the bytes Scrapy's JSON-lines exporter gives; the writer gathers lines."""
 from __future__ import annotations
 
 import io
@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from scrapy.exporters import JsonLinesItemExporter
 
 from newscrawl.items import ArticleItem
-from newscrawl.jsonl import LineEncoder
+from newscrawl.jsonl import JsonlWriter, LineEncoder
 
 
 def _exporter_line(item, **options) -> bytes:
@@ -70,3 +70,27 @@ def test_state_records_in_batches_by_count_or_age(tmp_path):
     assert exporter._records_due() == []
     exporter.recorded_at -= 61  # the last batch is a minute old: record what waits
     assert exporter._records_due() == ["d"]
+
+
+def test_writer_gathers_lines_until_size_time_or_sync(tmp_path, monkeypatch):
+    path = tmp_path / "out.jsonl"
+    writer = JsonlWriter(path, overwrite=True)
+    assert writer.open() == 0
+    clock = [1000.0]
+    monkeypatch.setattr("newscrawl.jsonl.time.monotonic", lambda: clock[0])
+    writer.write(b'{"n": 0}\n')  # the first line after opening writes out at once
+    assert path.read_bytes() == b'{"n": 0}\n'
+    writer.write(b'{"n": 1}\n')
+    assert writer.offset == 18 and path.read_bytes() == b'{"n": 0}\n'  # gathered, not yet in the file
+    clock[0] += JsonlWriter.FLUSH_SECONDS
+    writer.write(b'{"n": 2}\n')  # a line that comes late writes out what gathered
+    assert path.read_bytes() == b'{"n": 0}\n{"n": 1}\n{"n": 2}\n'
+    big = b'{"text": "' + b"x" * JsonlWriter.FLUSH_BYTES + b'"}\n'
+    writer.write(big)  # enough bytes write out without waiting
+    assert path.stat().st_size == writer.offset
+    writer.write(b'{"n": 3}\n')
+    writer.sync()  # sync writes out and fsyncs
+    assert path.read_bytes().endswith(b'{"n": 3}\n') and path.stat().st_size == writer.offset
+    writer.write(b'{"n": 4}\n')
+    writer.close()
+    assert path.read_bytes().splitlines()[-1] == b'{"n": 4}'
