@@ -214,3 +214,21 @@ def test_frontier_cuts_calendars_and_query_explosions():
     assert all(frontier.check(f"http://news.test/a/{n}.html", "news.test", 1, ARTICLE) is None
                for n in range(100000, 100010))
     assert frontier.stop_reason() == "exhausted"
+
+
+def test_page_kind_is_the_requests_unless_redirected():
+    from scrapy import Request
+    from scrapy.http import HtmlResponse
+
+    from newscrawl.sites import SiteConfig
+    from newscrawl.spiders.news import NewsSpider
+
+    site = SiteConfig(name="harbor", start_urls=("http://127.0.0.1/",))
+    asked = "http://127.0.0.1/2024/05/14/harbour-reopens.html"
+    request = Request(asked, meta={"newscrawl_url_kind": (asked, LIST)})  # what the request was classified as
+    assert NewsSpider._url_kind(site, HtmlResponse(asked, request=request, body=b"")) == LIST  # not classified again
+    moved = "http://127.0.0.1/2024/06/01/other-story.html"
+    redirected = request.replace(url=moved)  # the redirect middleware keeps the meta
+    assert NewsSpider._url_kind(site, HtmlResponse(moved, request=redirected, body=b"")) == ARTICLE
+    plain = Request(asked)
+    assert NewsSpider._url_kind(site, HtmlResponse(asked, request=plain, body=b"")) == ARTICLE

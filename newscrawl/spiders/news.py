@@ -125,7 +125,7 @@ class NewsSpider(scrapy.Spider):
     def page_request(self, site: SiteConfig, url: str, depth: int, via: str, hint=None):
         """A request for a page if the site's frontier admits it, else None (counted)."""
         url = canonicalize(url)
-        kind = classify_url(url, site.article_patterns)
+        kind = classified = classify_url(url, site.article_patterns)
         if via in LISTED_VIA:
             kind = ARTICLE  # the site lists it as content: not a trap URL, whatever its shape
         reason = self.frontiers[site.name].check(url, urlsplit(url).hostname, depth, kind)
@@ -134,7 +134,8 @@ class NewsSpider(scrapy.Spider):
                 count(self.crawler.stats, f"rejected/{reason}", site.name)
             return None
         count(self.crawler.stats, f"discovered/{via}", site.name)
-        meta = self._meta(site, "page", newscrawl_depth=depth, newscrawl_via=via, newscrawl_hint=hint)
+        meta = self._meta(site, "page", newscrawl_depth=depth, newscrawl_via=via, newscrawl_hint=hint,
+                          newscrawl_url_kind=(url, classified))
         return scrapy.Request(url, callback=self.parse_page, errback=self.on_error, meta=meta)
 
     def listing_request(self, site: SiteConfig, url: str, source: str):
@@ -276,11 +277,19 @@ class NewsSpider(scrapy.Spider):
             encoding=response.encoding,
             discovered_via=response.meta.get("newscrawl_via", "link"),
             fetched_at=utc_now(),
-            url_kind=classify_url(response.url, site.article_patterns),
+            url_kind=self._url_kind(site, response),
             hint_published=published,
             hint_title=title,
             rendered="playwright" in response.flags,
         )
+
+    @staticmethod
+    def _url_kind(site: SiteConfig, response) -> str:
+        """What the URL says of the page: classified when requested, again after a redirect."""
+        requested, kind = response.meta.get("newscrawl_url_kind") or (None, None)
+        if requested != response.url:
+            kind = classify_url(response.url, site.article_patterns)
+        return kind
 
     def on_error(self, failure):
         meta = failure.request.meta
