@@ -6,9 +6,12 @@
 
 All pages are read and decoded once (by ../shared/eval/score.py's loader, the same
 strings the accuracy scorer uses), then every extractor runs over the same in-memory
-strings in this one process, one after the other. Time is ``time.process_time``
-around each call (CPU of this process, robust on a shared machine), reported as
-mean CPU ms per page. Each extractor gets one untimed warm-up call first.
+strings in this one process. Time is ``time.process_time`` around each call (CPU of
+this process), reported as mean CPU ms per page. Each extractor gets one untimed
+warm-up call first. The extractors take turns in blocks of ``BLOCK_PAGES`` pages (each
+runs over a block, the order rotating from block to block), so that a change in the
+machine's load during the run (other jobs on the shared cores slow every call down)
+weighs on all of them alike instead of on whichever ran at that time.
 
 Memory is measured in a separate pass, each extractor in a fresh Python process of its
 own (``--memory-worker``) over the same sample of the pages: before every call the kernel's peak-RSS mark is reset
@@ -46,6 +49,11 @@ import common
 GOAL_VS_TRAFILATURA = 0.25   # ours / trafilatura CPU time, at most (issue 2)
 GOAL_VS_BARE_PARSE = 3.5     # ours / lxml.html.fromstring CPU time, at most (issue 2)
 MEMORY_SAMPLE_PAGES = 300    # pages per extractor in the memory pass (evenly spread)
+# Pages each extractor runs over before the next takes its turn. One after the other over all
+# 2,892 pages, a run on 2026-11-22 while other jobs came and went gave ours/trafilatura 0.292 and
+# ours/bare parse 6.6, where the quiet run before gave 0.263 and 5.3: the extractors had met
+# different loads. Blocks keep each extractor's caches warm over many pages, as in a crawl.
+BLOCK_PAGES = 50
 MB = 1024 * 1024
 try:
     _LIBC = ctypes.CDLL("libc.so.6")
@@ -121,12 +129,8 @@ def version_of(distribution: str | None) -> str:
 
 # --- measuring -----------------------------------------------------------------------------------
 
-def time_extractor(name: str, fn: Extractor, pages: list[tuple[str, str | None]], version: str) -> Timing:
-    timing = Timing(name, version)
-    try:
-        fn(*pages[0])
-    except Exception:  # noqa: BLE001 - the warm-up only loads lazy imports
-        pass
+def time_pages(timing: Timing, fn: Extractor, pages: list[tuple[str, str | None]]) -> None:
+    """Run ``fn`` over ``pages``, adding its CPU time, pages and crashes to ``timing``."""
     for html, url in pages:
         started = time.process_time()
         try:
@@ -137,7 +141,28 @@ def time_extractor(name: str, fn: Extractor, pages: list[tuple[str, str | None]]
                 timing.errors.append(f"{type(error).__name__}: {error}"[:160])
         timing.cpu_seconds += time.process_time() - started
         timing.pages += 1
-    return timing
+
+
+def warm_up(fn: Extractor, page: tuple[str, str | None]) -> None:
+    try:
+        fn(*page)
+    except Exception:  # noqa: BLE001 - the warm-up only loads lazy imports
+        pass
+
+
+def time_in_turns(contestants: dict[str, Extractor], pages: list[tuple[str, str | None]],
+                  versions: dict[str, str], block: int = BLOCK_PAGES) -> dict[str, Timing]:
+    """Time every contestant over all pages, taking turns block by block (see the module docstring)."""
+    timings = {name: Timing(name, versions[name]) for name in contestants}
+    for fn in contestants.values():
+        warm_up(fn, pages[0])
+    names = list(contestants)
+    for number, start in enumerate(range(0, len(pages), block)):
+        chunk = pages[start:start + block]
+        shift = number % len(names)
+        for name in names[shift:] + names[:shift]:
+            time_pages(timings[name], contestants[name], chunk)
+    return timings
 
 
 def _proc_kib(field_name: str) -> int:
@@ -314,19 +339,22 @@ def main(argv: list[str] | None = None) -> int:
     memory_pages = sample(pages, args.memory_pages)
     peaks_by_name = {name: measure_memory_in_worker(name, memory_pages, use_rss)
                      for name in CONTESTANTS if memory_pages}
-    timings: dict[str, Timing] = {}
+    contestants: dict[str, Extractor] = {}
+    versions: dict[str, str] = {}
     for name, (factory, distribution) in CONTESTANTS.items():
         try:
-            fn = factory()
+            contestants[name] = factory()
         except ImportError as error:
             print(f"{name}: not installed ({error}); pip install -r benchmarks/requirements.txt", file=sys.stderr)
             continue
-        timings[name] = time_extractor(name, fn, pages, version_of(distribution))
+        versions[name] = version_of(distribution)
+    timings = time_in_turns(contestants, pages, versions)
+    for name, timing in timings.items():
         peaks = peaks_by_name.get(name)
         if peaks:
-            timings[name].memory_median_mb = statistics.median(peaks)
-            timings[name].memory_max_mb = max(peaks)
-        print(f"  {name}: {timings[name].ms_per_page:.2f} CPU ms/page", flush=True)
+            timing.memory_median_mb = statistics.median(peaks)
+            timing.memory_max_mb = max(peaks)
+        print(f"  {name}: {timing.ms_per_page:.2f} CPU ms/page", flush=True)
     memory_label += f", {len(memory_pages)} pages"
     failures = report(timings, memory_label)
     if args.json_out:
