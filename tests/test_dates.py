@@ -257,3 +257,19 @@ def test_shown_updated_date_is_the_last_resort():
     html = page(body="<h1>Bridge reopens after repairs</h1><p>Words of the story.</p>"
                      "<div>Copyright 2020-01-23 The Daily</div>")
     assert published(html) is None
+
+
+@pytest.mark.parametrize("byline, expected", [
+    ("الثلاثاء ١ / ١٢ / ٢٠٢٠", "2020-12-01"),           # Arabic-Indic digits, day first
+    ("نشر في ٢٤ أغسطس ٢٠٢٠ - ١٠:٣٠", "2020-08-24T10:30:00"),  # month name between them
+    ("۱۲ مارس ۲۰۲۱", "2021-03-12"),                        # Persian digits
+])
+def test_byline_with_eastern_arabic_digits(byline, expected):
+    html = page(body=f'<h1>Bridge reopens after repairs</h1><div class="byline">{byline}</div>'
+                     '<p>The bridge over the river reopened to traffic this morning.</p>')
+    assert published(html.replace("<html>", '<html lang="ar">')) == expected
+
+
+def test_meta_date_with_eastern_arabic_digits():
+    html = page('<meta name="pubdate" content="٢٠٢٠-٠٨-٢٤">')
+    assert published(html) == "2020-08-24"

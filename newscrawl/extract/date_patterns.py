@@ -109,6 +109,10 @@ NOT_PUBLISH_CONTEXT_RE = re.compile(
 )
 # The update labels alone: such a date is the page's last edit, a fallback like dateModified.
 UPDATE_CONTEXT_RE = re.compile(r"(?:" + _UPDATE_LABEL_WORDS + r")\W{0,3}\Z", re.I)
+# Arabic-Indic digits (Arabic pages: "١ / ١٢ / ٢٠٢٠") and Persian digits (۰-۹) -> ASCII digits:
+# dates written with them are searched as ASCII ones (one character for one, positions kept).
+EASTERN_DIGITS_TO_ASCII = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "0123456789" * 2)
+EASTERN_DIGIT_RE = re.compile("[٠-٩۰-۹]")
 # Every date pattern holds a year like this: texts without one are not searched.
 HAS_YEAR_RE = re.compile(r"(?:19|20)\d{2}|\d{2}\s*年")
 # Labels just before a date that name it the publish date.

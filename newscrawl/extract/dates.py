@@ -192,7 +192,7 @@ def parse_date(value: str | None, lang: str | None = None) -> FoundDate | None:
     """Read one machine-written or displayed date (meta content, datetime attribute)."""
     if not value:
         return None
-    value = value.strip()
+    value = _ascii_digits(value.strip())
     if not value:
         return None
     match = dp.EPOCH_RE.match(value)
@@ -297,8 +297,10 @@ def _before_footer(text: str) -> str:
 def _cut_at_footer(text: str) -> tuple[str, str | None]:
     """``_before_footer`` and the lowercased cut text (None when lowercasing moved positions).
 
-    The lowercased text serves ``_label_starts`` too: one ``lower()`` of a long text, not two.
+    Arabic-Indic and Persian digits come back as ASCII ones (``_ascii_digits``). The
+    lowercased text serves ``_label_starts`` too: one ``lower()`` of a long text, not two.
     """
+    text = _ascii_digits(text)
     lowered = text.lower()
     if len(lowered) == len(text):
         footer = dp.FOOTER_LOWER_RE.search(lowered)
@@ -308,6 +310,13 @@ def _cut_at_footer(text: str) -> tuple[str, str | None]:
     # a character changed length when lowercased: positions differ
     footer = dp.FOOTER_TEXT_RE.search(text)
     return (text[:footer.start()] if footer else text), None
+
+
+def _ascii_digits(text: str) -> str:
+    """``text`` with Arabic-Indic and Persian digits written as ASCII digits, same length."""
+    if text.isascii() or dp.EASTERN_DIGIT_RE.search(text) is None:
+        return text
+    return text.translate(dp.EASTERN_DIGITS_TO_ASCII)
 
 
 def _build(groups: dict, lang: str | None = None) -> FoundDate | None:
@@ -586,6 +595,7 @@ def _split_dates(text: str, lang: str | None, bounds: _Bounds,
     Dates right after an "updated"/copyright/joined label are dropped, and so
     is everything after a copyright line.
     """
+    text = _ascii_digits(text)
     if not dp.HAS_YEAR_RE.search(text):
         return [], []
     text = _before_footer(text)
