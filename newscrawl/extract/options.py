@@ -58,6 +58,15 @@ class ExtractOptions:
     # Token F1 dragnet 0.9013 -> 0.9015, other sets unchanged; with no length limit cleaneval
     # fell 0.0012 on such unclosed tags (score.py on the 7 sets of ../shared/eval, 2026-11-22).
     link_max_chars: int = 1000
+    # An element named like an article body (class in ARTICLE_BODY_CLASS_TOKENS, or
+    # itemprop="articleBody") replaces the best-scoring node when neither holds the other (the
+    # density score chose a sidebar's "about me" box or blog description over a short post) and it
+    # holds at least this share of the best node's non-link chars (a feed of tweets marked up as
+    # entries, 0.15 of the article's chars, does not win). Token F1 dragnet 0.9085 -> 0.9200 (23
+    # pages up, none down), the other six sets unchanged; 0.15 gave 0.9212 (3 more pages) but lies
+    # next to the tweet feed's 0.148, 0.1 lost that page, 0.25-0.45 gave 0.9195
+    # (/tmp/acc6/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-23).
+    body_name_min_share: float = 0.2
     # Drop <figcaption> from the body. Tuned: token F1 +0.02 on cx_bbc, +0.002 on
     # readability, neutral elsewhere; dropping every class="*caption*" block instead
     # cost 0.014 on cleanportaleval (benchmarks/accuracy.py, 2026-11-22).
