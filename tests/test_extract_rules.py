@@ -93,3 +93,27 @@ def test_a_small_element_named_as_a_body_elsewhere_does_not_replace_the_article(
     for paragraph in STORY:
         assert paragraph in text
     assert "ferry" not in text
+
+
+COMMENTS = ["Great write-up, thanks for covering the meeting so quickly.",
+            "I live on Elm Street and we were never told about the night work, which is a shame."]
+
+
+def test_blocks_after_a_heading_named_as_the_comments_section_are_left_out():
+    story = ("<div class='main'>" + "".join(f"<p>{p}</p>" for p in STORY)
+             + "<p class='posted'>Posted by Ann at 9:12 AM</p><h2 id='comments'>Comments</h2>"
+             + "".join(f"<div id='c{n}'><p>{c}</p></div><p class='posted'>Posted by: reader {n}</p>"
+                       for n, c in enumerate(COMMENTS)) + "</div>")
+    text = extract(_page(story)).text
+    for paragraph in STORY:
+        assert paragraph in text
+    for comment in COMMENTS:
+        assert comment not in text
+
+
+def test_a_comment_count_heading_above_the_story_leaves_the_story_in():
+    story = ("<div class='main'><h3 class='comments-link'><a href='#respond'>2 comments</a></h3>"
+             "<div class='entry-content'>" + "".join(f"<p>{p}</p>" for p in STORY) + "</div></div>")
+    text = extract(_page(story)).text
+    for paragraph in STORY:
+        assert paragraph in text

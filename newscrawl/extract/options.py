@@ -19,7 +19,7 @@ class ExtractOptions:
     max_elements: int = 300_000
     # A start tag with more attributes than this is refused before parsing (reason "too_large"):
     # libxml2 checks attribute names pairwise, 20,000 on one element took 3.5 s and 50,000 took 32 s
-    # (lxml 6.1.3, 2 cores, tests/test_extract_limits.py, 2026-11-23); real pages stay under 100.
+    # (lxml 6.1.3, 2 cores, tests/test_extract_limits.py, 2026-11-22); real pages stay under 100.
     max_attributes_per_element: int = 2_000
     # Wall-clock budget of one extract call, in seconds, read between steps (parse, metadata,
     # cleaning, scoring); past it the page gets reason "too_large". 30 s is ~1000x the median page
@@ -65,7 +65,7 @@ class ExtractOptions:
     # entries, 0.15 of the article's chars, does not win). Token F1 dragnet 0.9085 -> 0.9200 (23
     # pages up, none down), the other six sets unchanged; 0.15 gave 0.9212 (3 more pages) but lies
     # next to the tweet feed's 0.148, 0.1 lost that page, 0.25-0.45 gave 0.9195
-    # (/tmp/acc6/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-23).
+    # (/tmp/acc6/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
     body_name_min_share: float = 0.2
     # Drop <figcaption> from the body. Tuned: token F1 +0.02 on cx_bbc, +0.002 on
     # readability, neutral elsewhere; dropping every class="*caption*" block instead

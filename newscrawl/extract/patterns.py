@@ -134,7 +134,7 @@ ARTICLE_MARKER_ITEMPROP = "articleBody"
 # "story-body", and "entry" (Movable Type, TypePad, Posterous). Over the 7 sets of ../shared/eval,
 # the first element of a page with one of the specific names held the gold text (60% of its
 # shingles in the gold and 60% of the gold in it) on ~690 of ~800 pages (/tmp/acc6/clsscan.py,
-# 2026-11-23). Left out because they cost pages there: "hentry" (hAtom's whole entry, with its
+# 2026-11-22). Left out because they cost pages there: "hentry" (hAtom's whole entry, with its
 # footer: dragnet -0.0002, 2 pages down) and "post" (also teasers and wrappers: 3 pages up, 6 down);
 # "content", "article", "story" name wrappers and teasers on most sites.
 ARTICLE_BODY_CLASS_TOKENS = frozenset({
