@@ -117,3 +117,17 @@ def test_a_comment_count_heading_above_the_story_leaves_the_story_in():
     text = extract(_page(story)).text
     for paragraph in STORY:
         assert paragraph in text
+
+
+def test_a_link_dense_column_holding_an_element_named_as_the_body_gives_way_to_it():
+    events = "".join(f"<div class='event'><a href='/events/{n}'>Cloud workshop number {n} in a city near you</a>"
+                     f"<p>Tuesday, November {n}, 2012, 9:00 to 17:00 local time.</p>"
+                     f"<a href='/register/{n}'>Register now for workshop {n}</a></div>" for n in range(1, 9))
+    page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>New disk options</title></head><body>"
+            "<div id='pagebody'><div id='alpha'>" + events + "</div>"
+            "<div id='beta'><h3>New disk options</h3><div class='entry-body'>" + SHORT_POST + "</div>"
+            "<p class='entry-footer'>November 13, 2012 in <a href='/cat/storage'>Storage</a> | "
+            "<a href='/2012/11/new-disk-options.html'>Permalink</a></p></div></div></body></html>")
+    text = extract(page).text
+    assert "ripening on the kitchen windowsill" in text
+    assert "Register now" not in text

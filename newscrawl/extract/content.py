@@ -67,14 +67,19 @@ def names_article_body(element) -> bool:
 
 
 def _named_body_wins(table: DensityTable, best: int, named: int, options: ExtractOptions) -> bool:
-    """Does the element named like an article body replace the best node, which lies elsewhere?
+    """Does the element named like an article body replace the best node?
 
-    Only when neither holds the other: inside or around the named body, the density score
-    already chose within the article (climbing and gathering take it from there).
+    When the best node lies elsewhere (neither holds the other), if the named body holds at
+    least ``body_name_min_share`` of its non-link chars. When the best node holds the named
+    body, only if it is too link-dense to be climbed to (``climb_max_link_density``): a whole
+    page column, menus and all. Inside the named body, the density score already chose within
+    the article (climbing and gathering take it from there).
     """
     tags = table.tags
-    if named <= best <= named + tags[named] or best <= named <= best + tags[best]:
+    if named <= best <= named + tags[named]:
         return False
+    if best <= named <= best + tags[best]:
+        return table.link_text[best] > options.climb_max_link_density * table.text[best]
     named_chars = table.text[named] - table.link_text[named]
     best_chars = table.text[best] - table.link_text[best]
     return named_chars >= options.body_name_min_share * best_chars
