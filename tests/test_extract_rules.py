@@ -49,3 +49,85 @@ def test_a_trackback_notice_with_its_url_is_left_out():
     assert "TrackBack" not in text
     for paragraph in STORY:
         assert paragraph in text
+
+
+ABOUT_ME = ("I am a retired schoolteacher who lives by the river with two cats, a vegetable garden and far too "
+            "many books. I write about knitting, gardening and the small pleasures of country life, and I answer "
+            "every letter my readers send me, even when it takes a while. Thank you for stopping by, and do come "
+            "again soon: the kettle is always on.")
+SHORT_POST = ("<p>The first frost came early this year, so the tomatoes are now ripening on the kitchen windowsill.</p>"
+              "<p>Green ones go into chutney; the rest get wrapped in newspaper, one by one.</p>")
+
+
+def _blog_page(post_class: str) -> str:
+    archive = "".join(f"<li><a href='/2012/{m:02d}/'>2012/{m:02d} ({m + 3})</a></li>" for m in range(1, 13))
+    blogroll = "".join(f"<li><a href='http://blog{n}.example.org/'>Friend's blog number {n}</a></li>"
+                       for n in range(1, 11))
+    return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>First frost</title></head><body>"
+            "<div id='outer'><div id='header'><h1>Riverside notes</h1></div>"
+            "<div id='main'><div class='post'><h3>First frost</h3>"
+            f"<div class='{post_class}'>{SHORT_POST}</div>"
+            "<div class='post-footer'>Posted by <a href='/profile'>Ann</a> at 9:12 AM "
+            "<a href='/2012/10/first-frost.html#c'>3 comments</a> Labels: <a href='/l/garden'>garden</a>, "
+            "<a href='/l/kitchen'>kitchen</a></div></div></div>"
+            f"<div id='side'><div id='profile'><h2>About me</h2><p>{ABOUT_ME}</p></div>"
+            f"<div id='archive'><h2>Archive</h2><ul>{archive}</ul></div>"
+            f"<div id='friends'><h2>Friends</h2><ul>{blogroll}</ul></div></div></div></body></html>")
+
+
+def test_a_short_post_in_an_element_named_as_the_body_beats_a_longer_about_box():
+    text = extract(_blog_page("post-body entry-content")).text
+    assert "ripening on the kitchen windowsill" in text
+    assert "retired schoolteacher" not in text
+
+
+def test_an_element_not_named_as_a_body_does_not_beat_the_density_choice():
+    text = extract(_blog_page("inner")).text
+    assert "retired schoolteacher" in text   # the density score's choice, unchanged
+
+
+def test_a_small_element_named_as_a_body_elsewhere_does_not_replace_the_article():
+    tweet = "<ol class='feed'><li><div class='entry-content'>Off to the ferry, back by noon!</div></li></ol>"
+    text = extract(_page("<div class='story'>" + "".join(f"<p>{p}</p>" for p in STORY) + "</div>",
+                         around=tweet)).text
+    for paragraph in STORY:
+        assert paragraph in text
+    assert "ferry" not in text
+
+
+COMMENTS = ["Great write-up, thanks for covering the meeting so quickly.",
+            "I live on Elm Street and we were never told about the night work, which is a shame."]
+
+
+def test_blocks_after_a_heading_named_as_the_comments_section_are_left_out():
+    story = ("<div class='main'>" + "".join(f"<p>{p}</p>" for p in STORY)
+             + "<p class='posted'>Posted by Ann at 9:12 AM</p><h2 id='comments'>Comments</h2>"
+             + "".join(f"<div id='c{n}'><p>{c}</p></div><p class='posted'>Posted by: reader {n}</p>"
+                       for n, c in enumerate(COMMENTS)) + "</div>")
+    text = extract(_page(story)).text
+    for paragraph in STORY:
+        assert paragraph in text
+    for comment in COMMENTS:
+        assert comment not in text
+
+
+def test_a_comment_count_heading_above_the_story_leaves_the_story_in():
+    story = ("<div class='main'><h3 class='comments-link'><a href='#respond'>2 comments</a></h3>"
+             "<div class='entry-content'>" + "".join(f"<p>{p}</p>" for p in STORY) + "</div></div>")
+    text = extract(_page(story)).text
+    for paragraph in STORY:
+        assert paragraph in text
+
+
+def test_a_link_dense_column_holding_an_element_named_as_the_body_gives_way_to_it():
+    events = "".join(f"<div class='event'><a href='/events/{n}'>Cloud workshop number {n} in a city near you</a>"
+                     f"<p>Tuesday, November {n}, 2012, 9:00 to 17:00 local time.</p>"
+                     f"<a href='/register/{n}'>Register now for workshop {n}</a></div>" for n in range(1, 9))
+    page = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>New disk options</title></head><body>"
+            "<div id='pagebody'><div id='alpha'>" + events + "</div>"
+            "<div id='beta'><h3>New disk options</h3><div class='entry-body'>" + SHORT_POST + "</div>"
+            "<p class='entry-footer'>November 13, 2012 in <a href='/cat/storage'>Storage</a> | "
+            "<a href='/2012/11/new-disk-options.html'>Permalink</a></p></div></div></body></html>")
+    text = extract(page).text
+    assert "ripening on the kitchen windowsill" in text
+    assert "Register now" not in text

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from .blocks import has_prose, is_link_navigation, is_link_teaser
 from .density import DensityTable, guarded_log
 from .options import ExtractOptions
-from .patterns import (BOILERPLATE_LINE_RE, CONTAINER_TAGS, FURNITURE_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS,
-                       PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS)
+from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_RE, CONTAINER_TAGS,
+                       FURNITURE_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, PRUNABLE_BLOCK_TAGS,
+                       SIBLING_CONTENT_TAGS)
 
 
 @dataclass
@@ -38,6 +39,7 @@ def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, f
     text, link_text, tags = table.text, table.link_text, table.tags
     minimum = options.min_candidate_chars
     link_end = -1   # last index inside a short <a>
+    named, named_score = -1, 0.0   # the best element named like an article body
     for i, element in enumerate(table.elements):
         tag = element.tag
         if tag == "a" and text[i] <= options.link_max_chars and i + tags[i] > link_end:
@@ -49,7 +51,38 @@ def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, f
             score *= math.log(text[i] - link_text[i]) ** options.mass_weight
         if score > best_score:
             best, best_score = i, score
+        if score > named_score and names_article_body(element):
+            named, named_score = i, score
+    if named >= 0 and _named_body_wins(table, best, named, options):
+        return named, named_score
     return best, best_score
+
+
+def names_article_body(element) -> bool:
+    """Is the element named like the body of a post or story (class or itemprop)?"""
+    classes = element.get("class")
+    if classes and not ARTICLE_BODY_CLASS_TOKENS.isdisjoint(classes.lower().split()):
+        return True
+    return element.get("itemprop") == ARTICLE_MARKER_ITEMPROP
+
+
+def _named_body_wins(table: DensityTable, best: int, named: int, options: ExtractOptions) -> bool:
+    """Does the element named like an article body replace the best node?
+
+    When the best node lies elsewhere (neither holds the other), if the named body holds at
+    least ``body_name_min_share`` of its non-link chars. When the best node holds the named
+    body, only if it is too link-dense to be climbed to (``climb_max_link_density``): a whole
+    page column, menus and all. Inside the named body, the density score already chose within
+    the article (climbing and gathering take it from there).
+    """
+    tags = table.tags
+    if named <= best <= named + tags[named]:
+        return False
+    if best <= named <= best + tags[best]:
+        return table.link_text[best] > options.climb_max_link_density * table.text[best]
+    named_chars = table.text[named] - table.link_text[named]
+    best_chars = table.text[best] - table.link_text[best]
+    return named_chars >= options.body_name_min_share * best_chars
 
 
 def _is_article_sibling(table: DensityTable, i: int, best_score: float, log_sd: float,

@@ -19,7 +19,7 @@ class ExtractOptions:
     max_elements: int = 300_000
     # A start tag with more attributes than this is refused before parsing (reason "too_large"):
     # libxml2 checks attribute names pairwise, 20,000 on one element took 3.5 s and 50,000 took 32 s
-    # (lxml 6.1.3, 2 cores, tests/test_extract_limits.py, 2026-11-23); real pages stay under 100.
+    # (lxml 6.1.3, 2 cores, tests/test_extract_limits.py, 2026-11-22); real pages stay under 100.
     max_attributes_per_element: int = 2_000
     # Wall-clock budget of one extract call, in seconds, read between steps (parse, metadata,
     # cleaning, scoring); past it the page gets reason "too_large". 30 s is ~1000x the median page
@@ -58,6 +58,15 @@ class ExtractOptions:
     # Token F1 dragnet 0.9013 -> 0.9015, other sets unchanged; with no length limit cleaneval
     # fell 0.0012 on such unclosed tags (score.py on the 7 sets of ../shared/eval, 2026-11-22).
     link_max_chars: int = 1000
+    # An element named like an article body (class in ARTICLE_BODY_CLASS_TOKENS, or
+    # itemprop="articleBody") replaces the best-scoring node when neither holds the other (the
+    # density score chose a sidebar's "about me" box or blog description over a short post) and it
+    # holds at least this share of the best node's non-link chars (a feed of tweets marked up as
+    # entries, 0.15 of the article's chars, does not win). Token F1 dragnet 0.9085 -> 0.9200 (23
+    # pages up, none down), the other six sets unchanged; 0.15 gave 0.9212 (3 more pages) but lies
+    # next to the tweet feed's 0.148, 0.1 lost that page, 0.25-0.45 gave 0.9195
+    # (/tmp/acc6/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+    body_name_min_share: float = 0.2
     # Drop <figcaption> from the body. Tuned: token F1 +0.02 on cx_bbc, +0.002 on
     # readability, neutral elsewhere; dropping every class="*caption*" block instead
     # cost 0.014 on cleanportaleval (benchmarks/accuracy.py, 2026-11-22).
@@ -96,7 +105,10 @@ class ExtractOptions:
     # Climb from the best node to its parent while the node holds less than this
     # share of the parent's non-link text and the parent is not link-dense.
     climb_min_share: float = 0.6
-    # Link density above which a parent is not climbed to.
+    # Link density above which a parent is not climbed to; a best node this link-dense that holds
+    # an element named like an article body gives way to it (see body_name_min_share): token F1
+    # dragnet 0.9210 -> 0.9222 (6 pages up, none down), the other sets unchanged; 0.25 the same,
+    # 0.5 0.9218, 0.15 0.9227 with 4 pages down (/tmp/acc6/run.py, 7 sets, 2026-11-22).
     climb_max_link_density: float = 0.35
     # The content node, or one of its ancestors up to posts_max_levels up, that has at least
     # posts_min_count - 1 alike siblings (same tag and first class name) carrying prose is one
