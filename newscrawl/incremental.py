@@ -34,6 +34,7 @@ from scrapy.http import Request
 
 from .counters import count
 from .fingerprint import NEAR_DUPLICATE_JACCARD, Fingerprint, fingerprint_text
+from .keyfilter import DEFAULT_FILTER_MIB
 from .items import ArticleItem
 from .jsonl import repair_output
 from .lock import acquire, lock_path_for
@@ -52,7 +53,8 @@ def open_backend(settings):
         from .redis_support import RedisState
 
         return RedisState.from_settings(settings)
-    return SqliteState(settings.get("STATE_PATH") or DEFAULT_STATE_PATH)
+    return SqliteState(settings.get("STATE_PATH") or DEFAULT_STATE_PATH,
+                       settings.getfloat("NEWSCRAWL_STATE_FILTER_MIB", DEFAULT_FILTER_MIB))
 
 
 def ledger_for(crawler) -> Ledger | None:

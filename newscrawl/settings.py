@@ -140,6 +140,9 @@ MEMUSAGE_WARNING_MB = 3072  # warn once when the crawl's memory (browser include
 # --- incremental state and crash safety (newscrawl.incremental, newscrawl.jsonl) ---------
 NEWSCRAWL_STATE_ENABLED = True  # remember emitted articles; emit only new ones each run
 STATE_PATH = ".newscrawl/state.sqlite"  # SQLite state file (ignored with REDIS_URL); lock: <STATE_PATH>.lock
+# Bit filter of the state's URL and band keys, in MiB (fixed: it fills, it does not grow): it answers
+# most look-ups of keys the state does not hold without a query (keyfilter.py); 0 turns it off.
+NEWSCRAWL_STATE_FILTER_MIB = 16
 NEWSCRAWL_NEAR_DUPLICATE_JACCARD = 0.8  # estimated shingle Jaccard marking a near-duplicate (fingerprint.py)
 NEWSCRAWL_JSONL_SYNC_SECONDS = 1.0  # fsync the JSONL output this often
 NEWSCRAWL_JSONL_SYNC_ITEMS = 200  # ... or after this many lines

@@ -14,8 +14,10 @@ runs:
 - ``outputs``: JSONL files being written and the byte offset up to which their
   lines are recorded here (lines after it are recovered at the next start).
 
-Nothing of it is held in memory: lookups go to the file (SQLite's page cache
-is bounded). The Redis backend (``redis_support.RedisState``) has the same
+Nothing of it is held in memory but a fixed-size bit filter of the URL and
+band keys (``keyfilter.KeyFilter``), which answers most look-ups of keys the
+state does not hold; the others go to the file (SQLite's page cache is
+bounded). The Redis backend (``redis_support.RedisState``) has the same
 methods.
 """
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Iterable
 
 from .clock import utc_now
 from .fingerprint import Fingerprint
+from .keyfilter import DEFAULT_FILTER_MIB, KeyFilter
 
 DEFAULT_STATE_PATH = ".newscrawl/state.sqlite"
 SCHEMA_VERSION = "1"
@@ -97,7 +100,10 @@ class CachedListing:
 class SqliteState:
     """The state in one SQLite file (WAL journal: readers never block the writer)."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, filter_mib: float = DEFAULT_FILTER_MIB):
+        """``filter_mib``: size of the key filter (0: none, every look-up queries the file). The
+        filter is read from the file here and kept up to date by ``add_articles``: only one process
+        may write the file while another has it open (the crawl lock sees to that)."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = self._connect()
@@ -105,6 +111,17 @@ class SqliteState:
         self.writes: sqlite3.Connection | None = None  # add_articles' own connection, opened on first use
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        self.filter = self._load_filter(filter_mib) if filter_mib > 0 else None
+
+    def _load_filter(self, mib: float) -> KeyFilter:
+        """A filter holding every URL and band key in the file (~1 s per 2 million keys)."""
+        loaded = KeyFilter(mib)
+        for table in ("urls", "bands"):
+            loaded.add(key for (key,) in self.db.execute(f"SELECT key FROM {table}"))
+        return loaded
+
+    def _may_hold_any(self, keys) -> bool:
+        return self.filter is None or self.filter.may_hold_any(keys)
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
@@ -116,13 +133,17 @@ class SqliteState:
         return db
 
     def describe(self) -> str:
-        return str(self.path)
+        if self.filter is None:
+            return str(self.path)
+        return f"{self.path} (key filter: {self.filter.filled():.1%} of its bits set)"
 
     # --- articles ---------------------------------------------------------------------------------
 
     def is_known(self, *urls: str) -> bool:
         """Whether any of ``urls`` belongs to a recorded article (one query for all)."""
         keys = [url_key(url) for url in dict.fromkeys(urls)]
+        if not self._may_hold_any(keys):
+            return False
         marks = ",".join("?" * len(keys))
         return self.db.execute(f"SELECT 1 FROM urls WHERE key IN ({marks}) LIMIT 1", keys).fetchone() is not None
 
@@ -132,6 +153,8 @@ class SqliteState:
 
     def near_duplicate_of(self, fingerprint: Fingerprint, threshold: float) -> str | None:
         """The canonical URL of the earliest stored article similar to ``fingerprint``, if any."""
+        if not self._may_hold_any(fingerprint.bands):
+            return None
         marks = ",".join("?" * len(fingerprint.bands))
         # Most articles share no band with a stored one: the band index alone answers that (a join
         # with the articles cost ~30% more per look-up). Then ids and signatures of the candidates
@@ -171,6 +194,8 @@ class SqliteState:
                 url_rows += [(key, article_id) for key in record.keys()]
                 if record.fingerprint:
                     band_rows += [(band, article_id) for band in record.fingerprint.bands]
+            if self.filter is not None:  # before the commit: a committed key always has its bit set
+                self.filter.add(key for rows in (url_rows, band_rows) for key, _ in rows)
             _insert_rows(self.writes, "INSERT OR IGNORE INTO articles (id, canonical_url, url, site, first_seen, "
                                       "signature, duplicate_of)", article_rows)
             # In key order: each index page is visited once per batch, in file order (random keys in

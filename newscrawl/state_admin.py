@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         if not path.exists():
             print(f"no state at {path}", file=sys.stderr)
             return 1
-        state = SqliteState(path)
+        state = SqliteState(path, filter_mib=0)  # no crawl look-ups here: no key filter
         if options.action == "prune":
             if options.days is None:
                 print("prune needs --days N", file=sys.stderr)

@@ -1,0 +1,81 @@
+"""The state's key filter: no false "absent", few false "maybe", and look-ups it rules out skip SQLite."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from newscrawl.demo.stories import HARBOR
+from newscrawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
+from newscrawl.keyfilter import KeyFilter
+from newscrawl.state import ArticleRecord, SqliteState
+
+
+def _random_keys(seed: int, count: int) -> list[int]:
+    draw = random.Random(seed)
+    return [draw.randrange(-2**63, 2**63) for _ in range(count)]
+
+
+def test_every_added_key_reads_maybe_and_few_others_do():
+    held = KeyFilter(mib=1)  # 8,388,608 bits
+    keys = _random_keys(1, 20_000)
+    held.add(keys)
+    assert all(held.may_hold(key) for key in keys)  # negative keys included
+    others = _random_keys(2, 20_000)
+    false_maybes = sum(held.may_hold(key) for key in others)
+    assert false_maybes < 100  # ~0.24% of the bits are set: ~48 expected
+    assert 0.001 < held.filled() < 0.003
+    assert held.may_hold_any([others[0], keys[5]]) and not held.may_hold_any([])
+
+
+def test_size_is_rounded_down_to_a_power_of_two_bits():
+    assert KeyFilter(mib=1).mask + 1 == 8 * 2**20
+    assert KeyFilter(mib=1.5).mask + 1 == 8 * 2**20
+    assert KeyFilter(mib=0.0001).mask + 1 == 512
+
+
+def _record(number: int) -> ArticleRecord:
+    story = HARBOR[number]
+    return ArticleRecord(f"http://a.test/{story.key}", f"http://a.test/{story.key}?from=rss", "a",
+                         "2030-01-01T00:00:00+00:00", fingerprint_text(" ".join(story.paragraphs)))
+
+
+class _NoQueries:
+    def execute(self, *args):
+        raise AssertionError(f"queried SQLite: {args[0]}")
+
+
+def test_look_ups_the_filter_rules_out_do_not_query_the_file(tmp_path):
+    state = SqliteState(tmp_path / "state.sqlite")
+    state.add_articles([_record(0)])
+    state.db = _NoQueries()
+    assert not state.is_known("http://a.test/" + HARBOR[1].key, "http://a.test/elsewhere")
+    assert state.near_duplicate_of(fingerprint_text(" ".join(HARBOR[2].paragraphs)), NEAR_DUPLICATE_JACCARD) is None
+    with pytest.raises(AssertionError, match="queried SQLite"):
+        state.is_known("http://a.test/" + HARBOR[0].key)  # its bit is set: the file must answer
+
+
+def test_a_reopened_state_loads_its_keys_into_the_filter(tmp_path):
+    path = tmp_path / "state.sqlite"
+    first = SqliteState(path)
+    first.add_articles([_record(0), _record(1)])
+    first.close()
+    again = SqliteState(path, filter_mib=0.01)  # a small filter: its bits come from the file
+    assert again.filter.filled() > 0
+    assert again.is_known("http://a.test/" + HARBOR[1].key + "?from=rss")
+    copy = fingerprint_text("Shared by a partner site. " + " ".join(HARBOR[0].paragraphs))
+    assert again.near_duplicate_of(copy, NEAR_DUPLICATE_JACCARD) == "http://a.test/" + HARBOR[0].key
+    assert not again.is_known("http://a.test/" + HARBOR[2].key)
+
+
+@pytest.mark.parametrize("mib", [0, 0.0001])  # no filter, and a tiny one with every bit set
+def test_answers_are_the_same_without_the_filter_or_with_a_full_one(tmp_path, mib):
+    state = SqliteState(tmp_path / "state.sqlite", filter_mib=mib)
+    state.add_articles([_record(n) for n in range(3)])
+    if state.filter is not None:
+        state.filter.add(range(512))
+        assert state.filter.filled() == 1.0
+    assert state.is_known("http://a.test/" + HARBOR[2].key) and not state.is_known("http://a.test/none")
+    other = fingerprint_text(" ".join(HARBOR[4].paragraphs))
+    assert state.near_duplicate_of(other, NEAR_DUPLICATE_JACCARD) is None
+    assert "key filter" in state.describe() or mib == 0
