@@ -262,7 +262,7 @@ class StateExtension:
 
 
 class IncrementalPipeline:
-    """Drop articles the state already holds; mark near-duplicates with ``duplicate_of``. Runs last."""
+    """Drop articles the state already holds; mark near-duplicates with ``duplicate_of``. Runs after every pipeline that may drop."""
 
     def __init__(self, crawler):
         self.crawler = crawler

@@ -52,7 +52,8 @@ SPIDER_MIDDLEWARES = {"newscrawl.incremental.KnownArticleMiddleware": 800}
 ITEM_PIPELINES = {
     "newscrawl.pipelines.ExtractPipeline": 300,
     "newscrawl.pipelines.DuplicatePipeline": 400,
-    "newscrawl.incremental.IncrementalPipeline": 900,  # last: what passes it is written and recorded
+    "newscrawl.incremental.IncrementalPipeline": 900,  # what passes it is written and recorded
+    "newscrawl.pipelines.ArticleCountPipeline": 1000,  # last: counts what passed all the others
 }
 SPIDER_CONTRACTS = {"newscrawl.contracts.SiteUrlContract": 10}
 EXTENSIONS = {

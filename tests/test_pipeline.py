@@ -12,7 +12,7 @@ from newscrawl.extract import extract
 from newscrawl.demo.stories import HARBOR
 from newscrawl.demo.web import harbor_times
 from newscrawl.items import ArticleItem, PageItem
-from newscrawl.pipelines import DuplicatePipeline, ExtractPipeline
+from newscrawl.pipelines import ArticleCountPipeline, DuplicatePipeline, ExtractPipeline
 
 BASE = "http://127.0.0.2:8000"
 SITE = harbor_times(BASE)
@@ -99,7 +99,8 @@ def test_duplicates_by_canonical_url_are_dropped(crawler):
     extract_pipeline = ExtractPipeline.from_crawler(crawler)
     dedup = DuplicatePipeline.from_crawler(crawler)
     first = dedup.process_item(extract_pipeline.process_item(_page(ARTICLE_PATH)))
-    extract_pipeline.item_scraped(first, None)
+    counter = ArticleCountPipeline.from_crawler(crawler)
+    assert counter.process_item(first) is first
     copy = extract_pipeline.process_item(_page(ARTICLE_PATH, url=BASE + "/print/1?ref=share"))
     assert copy.canonical_url == first.canonical_url  # from rel=canonical
     with pytest.raises(DropItem):
