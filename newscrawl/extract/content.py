@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from .blocks import has_prose, is_link_navigation, is_link_teaser
 from .density import DensityTable, guarded_log
 from .options import ExtractOptions
-from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_RE, CONTAINER_TAGS,
+from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_ANYWHERE_ASCII_RE,
+                       BOILERPLATE_LINE_ANYWHERE_RE, BOILERPLATE_LINE_START_RE, CONTAINER_TAGS,
                        FURNITURE_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, PRUNABLE_BLOCK_TAGS,
                        SIBLING_CONTENT_TAGS)
 
@@ -234,12 +235,21 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
             if 0 < chars <= longest and table.elements[i].tag in PRUNABLE_BLOCK_TAGS:
                 element = table.elements[i]
                 line = " ".join(element.text_content().split())
-                if (chars <= limit and BOILERPLATE_LINE_RE.search(line)) or \
-                        (chars <= furniture_limit and FURNITURE_LINE_RE.search(line)):
+                if (chars <= limit and is_boilerplate_line(line)) or \
+                        (chars <= furniture_limit and FURNITURE_LINE_RE.match(line)):
                     doomed.append(element)
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()
+
+
+def is_boilerplate_line(line: str) -> bool:
+    """Is this short line page furniture? (BOILERPLATE_LINE_START_RE / _ANYWHERE_RE, patterns.py)"""
+    if BOILERPLATE_LINE_START_RE.match(line):
+        return True
+    if line.isascii():
+        return BOILERPLATE_LINE_ANYWHERE_ASCII_RE.search(line.lower()) is not None
+    return BOILERPLATE_LINE_ANYWHERE_RE.search(line) is not None
 
 
 def cut_end_sections(nodes: list) -> None:
