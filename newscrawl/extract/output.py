@@ -72,13 +72,24 @@ def _holds_only_inline(element) -> bool:
     return all(child.tag not in BLOCK_LEVEL_TAGS or child.tag == "br" for child in element)
 
 
-def render_html(nodes: list, base_url: str | None = None) -> str:
-    """The content as clean HTML: structural tags only, safe attributes, absolute links."""
+def render_html(nodes: list, base_url: str | None = None, *, keep_nodes: bool = True) -> str:
+    """The content as clean HTML: structural tags only, safe attributes, absolute links.
+
+    ``keep_nodes=False``: the nodes are moved out of their tree and changed instead of copied
+    (``extract``, done with the tree by then). That saves the copy, and the walk below then
+    meets elements that already have proxies (``extract`` keeps one per element, limits.py)
+    instead of making one per copied element.
+    """
     if not nodes:
         return ""
-    wrapper = make_element("div")   # its tree classes its elements in C, like the page's
-    for node in nodes:
-        wrapper.append(copy.deepcopy(node))
+    if keep_nodes:
+        wrapper = make_element("div")   # its tree classes its elements in C, like the page's
+        for node in nodes:
+            wrapper.append(copy.deepcopy(node))
+    else:
+        wrapper = nodes[0].makeelement("div")   # in the nodes' document: they move without a fix-up walk
+        for node in nodes:
+            wrapper.append(node)
     for child in wrapper:
         child.tail = None
     unwanted = set()
