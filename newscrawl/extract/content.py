@@ -41,8 +41,7 @@ def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, f
     minimum = options.min_candidate_chars
     link_end = -1   # last index inside a short <a>
     named, named_score = -1, 0.0   # the best element named like an article body
-    for i, element in enumerate(table.elements):
-        tag = element.tag
+    for i, tag in enumerate(table.tag_names):
         if tag == "a" and text[i] <= options.link_max_chars and i + tags[i] > link_end:
             link_end = i + tags[i]
         if text[i] - link_text[i] < minimum or tag not in CONTAINER_TAGS or i <= link_end:
@@ -52,7 +51,7 @@ def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, f
             score *= math.log(text[i] - link_text[i]) ** options.mass_weight
         if score > best_score:
             best, best_score = i, score
-        if score > named_score and names_article_body(element):
+        if score > named_score and names_article_body(table.elements[i]):
             named, named_score = i, score
     if named >= 0 and _named_body_wins(table, best, named, options):
         return named, named_score
@@ -88,8 +87,7 @@ def _named_body_wins(table: DensityTable, best: int, named: int, options: Extrac
 
 def _is_article_sibling(table: DensityTable, i: int, best_score: float, log_sd: float,
                         options: ExtractOptions) -> bool:
-    element = table.elements[i]
-    if element.tag not in SIBLING_CONTENT_TAGS:
+    if table.tag_names[i] not in SIBLING_CONTENT_TAGS:
         return False
     stats = table.stats(i)
     if stats.plain_chars == 0 or is_link_navigation(stats, options):
@@ -194,9 +192,9 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> N
         end = start + table.tags[start]
         i = start + 1
         while i <= end:
-            element = table.elements[i]
-            if element.tag in PRUNABLE_BLOCK_TAGS and _is_link_block(table.stats(i), element.tag, options):
-                doomed.append(element)
+            tag = table.tag_names[i]
+            if tag in PRUNABLE_BLOCK_TAGS and _is_link_block(table.stats(i), tag, options):
+                doomed.append(table.elements[i])
                 i += table.tags[i] + 1   # skip its descendants
                 continue
             i += 1
@@ -232,7 +230,7 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
             continue
         for i in range(start + 1, start + 1 + table.tags[start]):
             chars = table.text[i]
-            if 0 < chars <= longest and table.elements[i].tag in PRUNABLE_BLOCK_TAGS:
+            if 0 < chars <= longest and table.tag_names[i] in PRUNABLE_BLOCK_TAGS:
                 element = table.elements[i]
                 line = " ".join(element.text_content().split())
                 if (chars <= limit and is_boilerplate_line(line)) or \
