@@ -194,6 +194,7 @@ def _classify_named_elements(root: lxml.html.HtmlElement, options: ExtractOption
     freed deepest first (see DensityTable).
     """
     hidden, named, markers = [], [], []
+    check_names = options.remove_unlikely
     elements = list(root.iter(lxml.etree.Element))
     for element in elements:
         keys = element.keys()
@@ -201,25 +202,51 @@ def _classify_named_elements(root: lxml.html.HtmlElement, options: ExtractOption
             continue
         if "itemprop" in keys and element.get("itemprop") == ARTICLE_MARKER_ITEMPROP:
             markers.append(element)
-        classes = element.get("class")
-        if _is_hidden_with(element, keys, classes):
+        if _hidden_by_attributes(element, keys):
             hidden.append(element)
-        elif options.remove_unlikely and element.tag not in _NEVER_UNLIKELY_TAGS:
-            ident = element.get("id") if "id" in keys else None
-            if (classes or ident) and is_unlikely_name(f"{classes or ''} {ident or ''}"):
+            continue
+        classes = element.get("class") or ""
+        if "id" in keys and element.get("id"):
+            if has_hidden_class(classes):
+                hidden.append(element)
+            elif check_names and element.tag not in _NEVER_UNLIKELY_TAGS and \
+                    is_unlikely_name(f"{classes} {element.get('id')}"):
                 named.append(element)
+            continue
+        verdict = _class_verdict(classes)
+        if verdict == _HIDING_CLASS:
+            hidden.append(element)
+        elif verdict == _UNLIKELY_CLASS and check_names and element.tag not in _NEVER_UNLIKELY_TAGS:
+            named.append(element)
     return hidden, named, markers
 
 
-def _is_hidden_with(element: lxml.html.HtmlElement, keys: list, classes: str | None) -> bool:
-    """``is_hidden`` given the element's attribute names and class (read once by the caller)."""
+def _hidden_by_attributes(element: lxml.html.HtmlElement, keys: list) -> bool:
+    """Hidden by its hidden, aria-hidden or style attribute (``keys``: its attribute names)."""
     if "hidden" in keys or ("aria-hidden" in keys and element.get("aria-hidden") == "true"):
         return True
     if "style" in keys:
         style = element.get("style")
-        if style and HIDDEN_STYLE_RE.search(style):
-            return True
-    return bool(classes) and has_hidden_class(classes)
+        return bool(style) and HIDDEN_STYLE_RE.search(style) is not None
+    return False
+
+
+def _is_hidden_with(element: lxml.html.HtmlElement, keys: list, classes: str | None) -> bool:
+    """``is_hidden`` given the element's attribute names and class."""
+    return _hidden_by_attributes(element, keys) or (bool(classes) and has_hidden_class(classes))
+
+
+# What the class of an element without an id says (_class_verdict).
+_PLAIN_CLASS, _HIDING_CLASS, _UNLIKELY_CLASS = 0, 1, 2
+
+
+@functools.lru_cache(maxsize=8192)
+def _class_verdict(classes: str) -> int:
+    """Does a class attribute (of an element without an id) hide the element, or name
+    boilerplate? One cached call for the two tests of clean_tree (cached: pages repeat their classes)."""
+    if has_hidden_class(classes):
+        return _HIDING_CLASS
+    return _UNLIKELY_CLASS if is_unlikely_name(f"{classes} ") else _PLAIN_CLASS
 
 
 # The tag drop_elements gives the elements it removes. No parsed element has it: libxml2's HTML
