@@ -23,7 +23,8 @@ from .patterns import (
     ARTICLE_MARKER_ITEMPROP,
     ARTICLE_MARKER_TAGS,
     COMMENT_BLOCK_RE,
-    COMMENT_BLOCK_ASCII_RE,
+    COMMENT_BLOCK_TOKEN_RE,
+    COMMENT_BLOCK_WORDS,
 )
 
 _BOMS = (
@@ -320,14 +321,21 @@ def is_unlikely_name(names: str) -> bool:
     if not names.strip():
         return False
     if names.isascii():
-        return _is_unlikely(names.lower(), COMMENT_BLOCK_ASCII_RE, UNLIKELY_BLOCK_ASCII_RE, LIKELY_BLOCK_ASCII_RE)
-    return _is_unlikely(names, COMMENT_BLOCK_RE, UNLIKELY_BLOCK_RE, LIKELY_BLOCK_RE)
-
-
-def _is_unlikely(names: str, comment: re.Pattern, unlikely: re.Pattern, likely: re.Pattern) -> bool:
-    if comment.search(names):
+        lowered = names.lower()
+        if _names_comment_block(lowered):
+            return True
+        return bool(UNLIKELY_BLOCK_ASCII_RE.search(lowered)) and not LIKELY_BLOCK_ASCII_RE.search(lowered)
+    if COMMENT_BLOCK_RE.search(names):
         return True
-    return bool(unlikely.search(names)) and not likely.search(names)
+    return bool(UNLIKELY_BLOCK_RE.search(names)) and not LIKELY_BLOCK_RE.search(names)
+
+
+def _names_comment_block(lowered: str) -> bool:
+    """``COMMENT_BLOCK_RE.search`` on lowercased ASCII names, its words found with ``in``."""
+    for word in COMMENT_BLOCK_WORDS:
+        if word in lowered:
+            return True
+    return "cmt" in lowered and COMMENT_BLOCK_TOKEN_RE.search(lowered) is not None
 
 
 def _article_holders(root: lxml.html.HtmlElement, marked: list) -> set:

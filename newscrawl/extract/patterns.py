@@ -62,7 +62,13 @@ UNLIKELY_BLOCK_RE = re.compile(
 )
 # Class/id names of reader comments: removed even when the name also says "content"
 # ("comment-content"), unless the block holds the headline or the article element.
-COMMENT_BLOCK_RE = re.compile(r"comment|disqus|respond|reply|pinglun|(?:^|[\s_-])cmts?(?:$|[\s_-])", re.I)
+# Its words match anywhere, "cmt"/"cmts" as whole tokens only. For ASCII names, lowercased, the words
+# are looked for with ``in`` (dom.is_unlikely_name): five substring tests are ~6x faster than the
+# regex, which tries every branch at every position.
+COMMENT_BLOCK_WORDS = ("comment", "disqus", "respond", "reply", "pinglun")
+COMMENT_BLOCK_TOKEN_PATTERN = r"(?:^|[\s_-])cmts?(?:$|[\s_-])"
+COMMENT_BLOCK_RE = re.compile("|".join(COMMENT_BLOCK_WORDS) + "|" + COMMENT_BLOCK_TOKEN_PATTERN, re.I)
+COMMENT_BLOCK_TOKEN_RE = re.compile(COMMENT_BLOCK_TOKEN_PATTERN)
 # Class/id tokens that keep a block even when it also names boilerplate.
 LIKELY_BLOCK_RE = re.compile(
     r"article|body|content|entry|main|post|text|story|blog|news-?detail|detail|zhengwen|正文",
@@ -82,7 +88,6 @@ def ascii_lowercase_twin(pattern: re.Pattern) -> re.Pattern:
 
 
 UNLIKELY_BLOCK_ASCII_RE = ascii_lowercase_twin(UNLIKELY_BLOCK_RE)
-COMMENT_BLOCK_ASCII_RE = ascii_lowercase_twin(COMMENT_BLOCK_RE)
 LIKELY_BLOCK_ASCII_RE = ascii_lowercase_twin(LIKELY_BLOCK_RE)
 
 # style="display:none" / visibility:hidden
