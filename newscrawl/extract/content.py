@@ -37,15 +37,9 @@ def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, f
     """
     log_sd = guarded_log(table.standard_deviation())
     best, best_score = -1, 0.0
-    text, link_text, tags = table.text, table.link_text, table.tags
-    minimum = options.min_candidate_chars
-    link_end = -1   # last index inside a short <a>
+    text, link_text = table.text, table.link_text
     named, named_score = -1, 0.0   # the best element named like an article body
-    for i, tag in enumerate(table.tag_names):
-        if tag == "a" and text[i] <= options.link_max_chars and i + tags[i] > link_end:
-            link_end = i + tags[i]
-        if text[i] - link_text[i] < minimum or tag not in CONTAINER_TAGS or i <= link_end:
-            continue
+    for i in _candidates(table, options):
         score = table.score(i, log_sd)
         if options.mass_weight:
             score *= math.log(text[i] - link_text[i]) ** options.mass_weight
@@ -56,6 +50,34 @@ def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, f
     if named >= 0 and _named_body_wins(table, best, named, options):
         return named, named_score
     return best, best_score
+
+
+def _candidates(table: DensityTable, options: ExtractOptions) -> list[int]:
+    """Indexes of the containers with at least ``min_candidate_chars`` of non-link text that
+    lie inside no short <a>, in document order.
+
+    Two list comprehensions pick the containers and the short links, then the links' spans
+    are laid over the containers: one Python step per container and per link, not per element.
+    """
+    text, link_text, tags, tag_names = table.text, table.link_text, table.tags, table.tag_names
+    minimum, link_max = options.min_candidate_chars, options.link_max_chars
+    containers = [i for i, tag in enumerate(tag_names)
+                  if tag in CONTAINER_TAGS and text[i] - link_text[i] >= minimum]
+    links = [i for i, tag in enumerate(tag_names) if tag == "a" and text[i] <= link_max]
+    if not links:
+        return containers
+    kept = []
+    link_end = -1   # last index inside a short <a> before the container
+    next_link = 0
+    for i in containers:
+        while next_link < len(links) and links[next_link] <= i:
+            end = links[next_link] + tags[links[next_link]]
+            if end > link_end:
+                link_end = end
+            next_link += 1
+        if i > link_end:
+            kept.append(i)
+    return kept
 
 
 def names_article_body(element) -> bool:
