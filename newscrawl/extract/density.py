@@ -112,17 +112,18 @@ class DensityTable:
         position, tag_names, elements = self.position, self.tag_names, self.elements
         for i in range(len(elements) - 1, -1, -1):
             element = elements[i]
+            tag = tag_names[i] = element.tag
+            is_link = tag == "a"
             own = element.text
             if own:
                 own = own.strip()
                 if own:
                     n = len(own)
                     text[i] += n
-                    punct[i] += count_punctuation(own)
-                    if n > longest[i]:
-                        longest[i] = n
-            tag = tag_names[i] = element.tag
-            is_link = tag == "a"
+                    if not is_link:   # a link's punctuation and longest run are zeroed below
+                        punct[i] += count_punctuation(own)
+                        if n > longest[i]:
+                            longest[i] = n
             if is_link:
                 link_text[i] = text[i]
                 punct[i] = 0
