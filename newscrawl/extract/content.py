@@ -246,18 +246,20 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
     limit = options.boilerplate_line_max_chars
     furniture_limit = options.furniture_line_max_chars
     longest = max(limit, furniture_limit)
+    text, tag_names = table.text, table.tag_names
     for node in nodes:
         start = table.find(node)
         if start is None:
             continue
-        for i in range(start + 1, start + 1 + table.tags[start]):
-            chars = table.text[i]
-            if 0 < chars <= longest and table.tag_names[i] in PRUNABLE_BLOCK_TAGS:
-                element = table.elements[i]
-                line = " ".join(element.text_content().split())
-                if (chars <= limit and is_boilerplate_line(line)) or \
-                        (chars <= furniture_limit and FURNITURE_LINE_RE.match(line)):
-                    doomed.append(element)
+        short_blocks = [i for i in range(start + 1, start + 1 + table.tags[start])
+                        if 0 < text[i] <= longest and tag_names[i] in PRUNABLE_BLOCK_TAGS]
+        for i in short_blocks:
+            chars = text[i]
+            element = table.elements[i]
+            line = " ".join(element.text_content().split())
+            if (chars <= limit and is_boilerplate_line(line)) or \
+                    (chars <= furniture_limit and FURNITURE_LINE_RE.match(line)):
+                doomed.append(element)
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()
