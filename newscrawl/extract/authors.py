@@ -47,10 +47,11 @@ _MAX_AUTHORS = 6
 
 def find_authors(root: lxml.html.HtmlElement | None, page: PageMeta) -> tuple[str, ...]:
     site_keys = {normalize_title(n) for n in site_names_of(page)}
-    for names in (_from_jsonld(page), _from_meta(page),
-                  _from_elements(root) if root is not None else [],
-                  _from_byline(root, page) if root is not None else []):
-        kept = _keep_names(names, site_keys)
+    sources = [lambda: _from_jsonld(page), lambda: _from_meta(page)]
+    if root is not None:
+        sources += [lambda: _from_elements(root), lambda: _from_byline(root, page)]
+    for source in sources:  # each read only when the ones before it found no name
+        kept = _keep_names(source(), site_keys)
         if kept:
             return kept
     return ()

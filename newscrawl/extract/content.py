@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from .blocks import has_prose, is_link_navigation, is_link_teaser
 from .density import DensityTable, guarded_log
 from .options import ExtractOptions
-from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_RE, CONTAINER_TAGS,
+from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_ANYWHERE_ASCII_RE,
+                       BOILERPLATE_LINE_ANYWHERE_RE, BOILERPLATE_LINE_START_RE, CONTAINER_TAGS,
                        FURNITURE_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, PRUNABLE_BLOCK_TAGS,
                        SIBLING_CONTENT_TAGS)
 
@@ -36,26 +37,47 @@ def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, f
     """
     log_sd = guarded_log(table.standard_deviation())
     best, best_score = -1, 0.0
-    text, link_text, tags = table.text, table.link_text, table.tags
-    minimum = options.min_candidate_chars
-    link_end = -1   # last index inside a short <a>
+    text, link_text = table.text, table.link_text
     named, named_score = -1, 0.0   # the best element named like an article body
-    for i, element in enumerate(table.elements):
-        tag = element.tag
-        if tag == "a" and text[i] <= options.link_max_chars and i + tags[i] > link_end:
-            link_end = i + tags[i]
-        if text[i] - link_text[i] < minimum or tag not in CONTAINER_TAGS or i <= link_end:
-            continue
+    for i in _candidates(table, options):
         score = table.score(i, log_sd)
         if options.mass_weight:
             score *= math.log(text[i] - link_text[i]) ** options.mass_weight
         if score > best_score:
             best, best_score = i, score
-        if score > named_score and names_article_body(element):
+        if score > named_score and names_article_body(table.elements[i]):
             named, named_score = i, score
     if named >= 0 and _named_body_wins(table, best, named, options):
         return named, named_score
     return best, best_score
+
+
+def _candidates(table: DensityTable, options: ExtractOptions) -> list[int]:
+    """Indexes of the containers with at least ``min_candidate_chars`` of non-link text that
+    lie inside no short <a>, in document order.
+
+    Two list comprehensions pick the containers and the short links, then the links' spans
+    are laid over the containers: one Python step per container and per link, not per element.
+    """
+    text, link_text, tags, tag_names = table.text, table.link_text, table.tags, table.tag_names
+    minimum, link_max = options.min_candidate_chars, options.link_max_chars
+    containers = [i for i, tag in enumerate(tag_names)
+                  if tag in CONTAINER_TAGS and text[i] - link_text[i] >= minimum]
+    links = [i for i, tag in enumerate(tag_names) if tag == "a" and text[i] <= link_max]
+    if not links:
+        return containers
+    kept = []
+    link_end = -1   # last index inside a short <a> before the container
+    next_link = 0
+    for i in containers:
+        while next_link < len(links) and links[next_link] <= i:
+            end = links[next_link] + tags[links[next_link]]
+            if end > link_end:
+                link_end = end
+            next_link += 1
+        if i > link_end:
+            kept.append(i)
+    return kept
 
 
 def names_article_body(element) -> bool:
@@ -87,8 +109,7 @@ def _named_body_wins(table: DensityTable, best: int, named: int, options: Extrac
 
 def _is_article_sibling(table: DensityTable, i: int, best_score: float, log_sd: float,
                         options: ExtractOptions) -> bool:
-    element = table.elements[i]
-    if element.tag not in SIBLING_CONTENT_TAGS:
+    if table.tag_names[i] not in SIBLING_CONTENT_TAGS:
         return False
     stats = table.stats(i)
     if stats.plain_chars == 0 or is_link_navigation(stats, options):
@@ -193,9 +214,9 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> N
         end = start + table.tags[start]
         i = start + 1
         while i <= end:
-            element = table.elements[i]
-            if element.tag in PRUNABLE_BLOCK_TAGS and _is_link_block(table.stats(i), element.tag, options):
-                doomed.append(element)
+            tag = table.tag_names[i]
+            if tag in PRUNABLE_BLOCK_TAGS and _is_link_block(table.stats(i), tag, options):
+                doomed.append(table.elements[i])
                 i += table.tags[i] + 1   # skip its descendants
                 continue
             i += 1
@@ -225,21 +246,32 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
     limit = options.boilerplate_line_max_chars
     furniture_limit = options.furniture_line_max_chars
     longest = max(limit, furniture_limit)
+    text, tag_names = table.text, table.tag_names
     for node in nodes:
         start = table.find(node)
         if start is None:
             continue
-        for i in range(start + 1, start + 1 + table.tags[start]):
-            chars = table.text[i]
-            if 0 < chars <= longest and table.elements[i].tag in PRUNABLE_BLOCK_TAGS:
-                element = table.elements[i]
-                line = " ".join(element.text_content().split())
-                if (chars <= limit and BOILERPLATE_LINE_RE.search(line)) or \
-                        (chars <= furniture_limit and FURNITURE_LINE_RE.search(line)):
-                    doomed.append(element)
+        short_blocks = [i for i in range(start + 1, start + 1 + table.tags[start])
+                        if 0 < text[i] <= longest and tag_names[i] in PRUNABLE_BLOCK_TAGS]
+        for i in short_blocks:
+            chars = text[i]
+            element = table.elements[i]
+            line = " ".join(element.text_content().split())
+            if (chars <= limit and is_boilerplate_line(line)) or \
+                    (chars <= furniture_limit and FURNITURE_LINE_RE.match(line)):
+                doomed.append(element)
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()
+
+
+def is_boilerplate_line(line: str) -> bool:
+    """Is this short line page furniture? (BOILERPLATE_LINE_START_RE / _ANYWHERE_RE, patterns.py)"""
+    if BOILERPLATE_LINE_START_RE.match(line):
+        return True
+    if line.isascii():
+        return BOILERPLATE_LINE_ANYWHERE_ASCII_RE.search(line.lower()) is not None
+    return BOILERPLATE_LINE_ANYWHERE_RE.search(line) is not None
 
 
 def cut_end_sections(nodes: list) -> None:

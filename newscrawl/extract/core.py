@@ -94,9 +94,10 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
     og_type = page.first("og:type")
     score = 0.0 if reason else score_article(text, link_density, published is not None,
                                              declares_article(og_type, schema_types), opts)
+    html = render_html(selection.nodes, url, keep_nodes=False)   # the last use of the tree
     return ExtractResult(
         url=url, title=title, published=published, text=text,
-        html=render_html(selection.nodes, url),
+        html=html,
         lang=lang, score=score, reason=reason, authors=tuple(authors),
         canonical_url=page.canonical, og_type=og_type, schema_types=schema_types,
         link_density=round(link_density, 4), method=selection.method,

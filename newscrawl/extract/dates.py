@@ -445,10 +445,14 @@ def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str
     classes = {value for value in words_in_values(root, "class", [dp.PUBLISHED_CLASS_TOKEN])
                if token in f" {value} "}
     chosen = {"class": classes, "itemprop": dp.MARKED_DATE_ITEMPROPS}
-    for value in select_attributes(root, chosen, dp.MARKED_DATE_XPATH):
+    times = tagged_elements(root, "time")
+    marked = dp.MARKED_DATE_XPATH
+    if any(element.get("pubdate") is not None for element in times):
+        marked += "|" + dp.PUBDATE_TIME_XPATH
+    for value in select_attributes(root, chosen, marked):
         yield _element_date(value.getparent(), lang)
     headline = find_byline_anchor(root, page)
-    for count, element in enumerate(tagged_elements(root, "time")):
+    for count, element in enumerate(times):
         if count >= 10:
             break
         if element.get("datetime") and not _in_foreign_block(element, headline, options):

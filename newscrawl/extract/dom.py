@@ -23,7 +23,8 @@ from .patterns import (
     ARTICLE_MARKER_ITEMPROP,
     ARTICLE_MARKER_TAGS,
     COMMENT_BLOCK_RE,
-    COMMENT_BLOCK_ASCII_RE,
+    COMMENT_BLOCK_TOKEN_RE,
+    COMMENT_BLOCK_WORDS,
 )
 
 _BOMS = (
@@ -151,13 +152,7 @@ def _reparse_body(root: lxml.html.HtmlElement, html: str) -> lxml.html.HtmlEleme
 
 def is_hidden(element: lxml.html.HtmlElement) -> bool:
     """True for elements a browser would not show (hidden attr, display:none)."""
-    if element.get("hidden") is not None or element.get("aria-hidden") == "true":
-        return True
-    style = element.get("style")
-    if style and HIDDEN_STYLE_RE.search(style):
-        return True
-    classes = element.get("class")
-    return bool(classes) and has_hidden_class(classes)
+    return _is_hidden_with(element, element.keys(), element.get("class"))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -178,21 +173,105 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
     lxml.etree.strip_elements(root, *NOISE_TAGS, *FORM_FIELD_TAGS, lxml.etree.Comment,
                               lxml.etree.ProcessingInstruction, with_tail=False)
     doomed = [form for form in root.iter("form") if _form_is_noise(form, options)]
-    candidates = _cleaning_candidates(root)
-    protected = None   # found when the first boilerplate name is met
-    for element in candidates:
-        if is_hidden(element):
-            doomed.append(element)
-        elif (options.remove_unlikely and element.tag not in _NEVER_UNLIKELY_TAGS
-              and is_unlikely_name(f"{element.get('class', '')} {element.get('id', '')}")):
-            if protected is None:
-                protected = _article_holders(root, candidates)
+    hidden, named, markers = _classify_named_elements(root, options)
+    doomed += hidden
+    if named:
+        protected = _article_holders(root, markers)
+        for element in named:
             if element not in protected:
                 doomed.append(element)
                 doomed.extend(block for block in comment_section_after(element) if block not in protected)
+    drop_elements(root, doomed)
+
+
+def _classify_named_elements(root: lxml.html.HtmlElement, options: ExtractOptions) -> tuple[list, list, list]:
+    """(hidden elements, elements named like boilerplate, elements with the marker itemprop), in document order.
+
+    One read of each element's attribute names (``keys()``), then only the attributes it holds
+    are read (lxml's ``get`` costs about as much as ``keys()``: it encodes the name first).
+    ``items()`` would build every value, long links and styles too: slower. Twice as fast as the
+    XPath ``//*[@class or @id or ...]``, where libxml2 builds a node set per attribute test. A
+    hidden element is not tested for its name. Every proxy is kept until the end, so they are
+    freed deepest first (see DensityTable).
+    """
+    hidden, named, markers = [], [], []
+    check_names = options.remove_unlikely
+    elements = list(root.iter(lxml.etree.Element))
+    for element in elements:
+        keys = element.keys()
+        if _CLEANING_ATTRIBUTES.isdisjoint(keys):
+            continue
+        if "itemprop" in keys and element.get("itemprop") == ARTICLE_MARKER_ITEMPROP:
+            markers.append(element)
+        if _hidden_by_attributes(element, keys):
+            hidden.append(element)
+            continue
+        classes = element.get("class") or ""
+        if "id" in keys and element.get("id"):
+            if has_hidden_class(classes):
+                hidden.append(element)
+            elif check_names and element.tag not in _NEVER_UNLIKELY_TAGS and \
+                    is_unlikely_name(f"{classes} {element.get('id')}"):
+                named.append(element)
+            continue
+        verdict = _class_verdict(classes)
+        if verdict == _HIDING_CLASS:
+            hidden.append(element)
+        elif verdict == _UNLIKELY_CLASS and check_names and element.tag not in _NEVER_UNLIKELY_TAGS:
+            named.append(element)
+    return hidden, named, markers
+
+
+def _hidden_by_attributes(element: lxml.html.HtmlElement, keys: list) -> bool:
+    """Hidden by its hidden, aria-hidden or style attribute (``keys``: its attribute names)."""
+    if "hidden" in keys or ("aria-hidden" in keys and element.get("aria-hidden") == "true"):
+        return True
+    if "style" in keys:
+        style = element.get("style")
+        return bool(style) and HIDDEN_STYLE_RE.search(style) is not None
+    return False
+
+
+def _is_hidden_with(element: lxml.html.HtmlElement, keys: list, classes: str | None) -> bool:
+    """``is_hidden`` given the element's attribute names and class."""
+    return _hidden_by_attributes(element, keys) or (bool(classes) and has_hidden_class(classes))
+
+
+# What the class of an element without an id says (_class_verdict).
+_PLAIN_CLASS, _HIDING_CLASS, _UNLIKELY_CLASS = 0, 1, 2
+
+
+@functools.lru_cache(maxsize=8192)
+def _class_verdict(classes: str) -> int:
+    """Does a class attribute (of an element without an id) hide the element, or name
+    boilerplate? One cached call for the two tests of clean_tree (cached: pages repeat their classes)."""
+    if has_hidden_class(classes):
+        return _HIDING_CLASS
+    return _UNLIKELY_CLASS if is_unlikely_name(f"{classes} ") else _PLAIN_CLASS
+
+
+# The tag drop_elements gives the elements it removes. No parsed element has it: libxml2's HTML
+# parser writes tag names in lowercase.
+_DROPPED_TAG = "NEWSCRAWL-DROPPED"
+
+
+def drop_elements(root: lxml.html.HtmlElement, doomed: list) -> None:
+    """``drop_tree`` every element of ``doomed`` that is in ``root``'s tree (root included).
+
+    The elements are renamed and removed by one ``strip_elements`` walk in C, which keeps
+    their tails in place as ``drop_tree`` does and never visits an element inside a removed
+    one (``drop_tree`` is a Python call each, and a block inside a dropped block was
+    dropped again from the removed subtree).
+    """
+    drop_root = False
     for element in doomed:
-        if element.getparent() is not None:
-            element.drop_tree()
+        if element is root:
+            drop_root = root.getparent() is not None
+        elif element.getparent() is not None:
+            element.tag = _DROPPED_TAG
+    lxml.etree.strip_elements(root, _DROPPED_TAG, with_tail=False)
+    if drop_root:
+        root.drop_tree()
 
 
 def comment_section_after(element: lxml.html.HtmlElement) -> list:
@@ -231,18 +310,6 @@ def _unwrap_text_noscripts(root: lxml.html.HtmlElement, options: ExtractOptions)
                 break
 
 
-def _cleaning_candidates(root: lxml.html.HtmlElement) -> list:
-    """The elements a cleaning rule may remove (hidden, or named like boilerplate) and
-    those that may be article markers by itemprop (see _article_holders), in document order.
-
-    One read of each element's attribute names: twice as fast as the XPath
-    ``//*[@class or @id or ...]``, where libxml2 builds a node set per attribute test.
-    Every proxy is kept until the end, so they are freed deepest first (see DensityTable).
-    """
-    elements = list(root.iter(lxml.etree.Element))
-    return [element for element in elements if not _CLEANING_ATTRIBUTES.isdisjoint(element.keys())]
-
-
 # The attributes read by clean_tree's rules.
 _CLEANING_ATTRIBUTES = frozenset({"class", "id", "style", "hidden", "aria-hidden", "itemprop"})
 _NEVER_UNLIKELY_TAGS = frozenset({"html", "body", "article", "main"})
@@ -254,26 +321,31 @@ def is_unlikely_name(names: str) -> bool:
     if not names.strip():
         return False
     if names.isascii():
-        return _is_unlikely(names.lower(), COMMENT_BLOCK_ASCII_RE, UNLIKELY_BLOCK_ASCII_RE, LIKELY_BLOCK_ASCII_RE)
-    return _is_unlikely(names, COMMENT_BLOCK_RE, UNLIKELY_BLOCK_RE, LIKELY_BLOCK_RE)
-
-
-def _is_unlikely(names: str, comment: re.Pattern, unlikely: re.Pattern, likely: re.Pattern) -> bool:
-    if comment.search(names):
+        lowered = names.lower()
+        if _names_comment_block(lowered):
+            return True
+        return bool(UNLIKELY_BLOCK_ASCII_RE.search(lowered)) and not LIKELY_BLOCK_ASCII_RE.search(lowered)
+    if COMMENT_BLOCK_RE.search(names):
         return True
-    return bool(unlikely.search(names)) and not likely.search(names)
+    return bool(UNLIKELY_BLOCK_RE.search(names)) and not LIKELY_BLOCK_RE.search(names)
 
 
-def _article_holders(root: lxml.html.HtmlElement, candidates: list) -> set:
+def _names_comment_block(lowered: str) -> bool:
+    """``COMMENT_BLOCK_RE.search`` on lowercased ASCII names, its words found with ``in``."""
+    for word in COMMENT_BLOCK_WORDS:
+        if word in lowered:
+            return True
+    return "cmt" in lowered and COMMENT_BLOCK_TOKEN_RE.search(lowered) is not None
+
+
+def _article_holders(root: lxml.html.HtmlElement, marked: list) -> set:
     """The headline, article elements and all their ancestors: blocks named like
     boilerplate that wrap them are layout boxes, not boilerplate.
 
-    ``candidates`` are clean_tree's elements, which hold those with the marker itemprop.
+    ``marked``: the elements with the marker itemprop (found by _classify_named_elements).
     """
     holders: set = set()
-    markers = [*root.iter(*ARTICLE_MARKER_TAGS),
-               *(element for element in candidates if element.get("itemprop") == ARTICLE_MARKER_ITEMPROP)]
-    for marker in markers:
+    for marker in [*root.iter(*ARTICLE_MARKER_TAGS), *marked]:
         if marker in holders:
             continue
         holders.add(marker)

@@ -164,7 +164,7 @@ class ExtractOptions:
     # byline near the headline has none.
     date_text_scan_chars: int = 30_000
 
-    # Blocks of at most this many chars are checked against BOILERPLATE_LINE_RE (patterns.py).
+    # Blocks of at most this many chars are checked against BOILERPLATE_LINE_START_RE and _ANYWHERE_RE (patterns.py).
     boilerplate_line_max_chars: int = 80
     # Blocks of at most this many chars are checked against FURNITURE_LINE_RE (patterns.py): a
     # trackback notice carries its URL and a "Listed below are links..." line. 200 (was 80, as

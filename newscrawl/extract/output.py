@@ -43,27 +43,38 @@ def _absolute(base_url: str | None, value: str) -> str:
         return value
 
 
-def _clean_attributes(element, base_url: str | None) -> None:
+def _clean_attributes(element, tag: str, base_url: str | None) -> None:
+    """Keep the element's KEPT_ATTRIBUTES only; drop script/data links, make the others absolute.
+
+    Each kept value is read once and written once, in KEPT_ATTRIBUTES order (``tag``: the
+    element's tag, read by the caller).
+    """
     if not element.attrib:
         return   # most content elements carry none: nothing to keep, drop or rewrite
-    tag = element.tag
     if tag == "img" and not (element.get("src") or "").strip().lower().startswith(("http", "/", ".")) \
             and any(element.get(lazy) for lazy in LAZY_IMAGE_ATTRIBUTES):
         for lazy in LAZY_IMAGE_ATTRIBUTES:
             if element.get(lazy):
                 element.set("src", element.get(lazy))
                 break
-    kept = {name: element.get(name) for name in KEPT_ATTRIBUTES.get(tag, ()) if element.get(name) is not None}
+    kept = {}
+    for name in KEPT_ATTRIBUTES.get(tag, ()):
+        value = element.get(name)
+        if value is None:
+            continue
+        if name in _LINK_ATTRIBUTES:
+            if value.strip().lower().startswith(_UNSAFE_LINK_SCHEMES):
+                continue
+            value = _absolute(base_url, value)
+        kept[name] = value
     element.attrib.clear()   # clear() never validates names: hostile pages have invalid ones
     for name, value in kept.items():
         element.set(name, value)
-    for name in ("href", "src"):
-        value = element.get(name)
-        if value is not None:
-            if value.strip().lower().startswith(("javascript:", "data:", "vbscript:")):
-                del element.attrib[name]
-            else:
-                element.set(name, _absolute(base_url, value))
+
+
+# Attributes holding a link, and the link schemes dropped from them.
+_LINK_ATTRIBUTES = frozenset({"href", "src"})
+_UNSAFE_LINK_SCHEMES = ("javascript:", "data:", "vbscript:")
 
 
 def _holds_only_inline(element) -> bool:
@@ -72,13 +83,24 @@ def _holds_only_inline(element) -> bool:
     return all(child.tag not in BLOCK_LEVEL_TAGS or child.tag == "br" for child in element)
 
 
-def render_html(nodes: list, base_url: str | None = None) -> str:
-    """The content as clean HTML: structural tags only, safe attributes, absolute links."""
+def render_html(nodes: list, base_url: str | None = None, *, keep_nodes: bool = True) -> str:
+    """The content as clean HTML: structural tags only, safe attributes, absolute links.
+
+    ``keep_nodes=False``: the nodes are moved out of their tree and changed instead of copied
+    (``extract``, done with the tree by then). That saves the copy, and the walk below then
+    meets elements that already have proxies (``extract`` keeps one per element, limits.py)
+    instead of making one per copied element.
+    """
     if not nodes:
         return ""
-    wrapper = make_element("div")   # its tree classes its elements in C, like the page's
-    for node in nodes:
-        wrapper.append(copy.deepcopy(node))
+    if keep_nodes:
+        wrapper = make_element("div")   # its tree classes its elements in C, like the page's
+        for node in nodes:
+            wrapper.append(copy.deepcopy(node))
+    else:
+        wrapper = nodes[0].makeelement("div")   # in the nodes' document: they move without a fix-up walk
+        for node in nodes:
+            wrapper.append(node)
     for child in wrapper:
         child.tail = None
     unwanted = set()
@@ -91,7 +113,7 @@ def render_html(nodes: list, base_url: str | None = None) -> str:
                 tag = element.tag = "p"   # a text block written as <div>: keep it a paragraph
         if tag not in KEPT_HTML_TAGS and element is not wrapper:
             unwanted.add(tag)
-        _clean_attributes(element, base_url)
+        _clean_attributes(element, tag, base_url)
     if unwanted:
         lxml.etree.strip_tags(wrapper, *unwanted)
     for element in list(wrapper.iter("p", "li", "figure", "figcaption")):

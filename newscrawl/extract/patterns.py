@@ -62,7 +62,13 @@ UNLIKELY_BLOCK_RE = re.compile(
 )
 # Class/id names of reader comments: removed even when the name also says "content"
 # ("comment-content"), unless the block holds the headline or the article element.
-COMMENT_BLOCK_RE = re.compile(r"comment|disqus|respond|reply|pinglun|(?:^|[\s_-])cmts?(?:$|[\s_-])", re.I)
+# Its words match anywhere, "cmt"/"cmts" as whole tokens only. For ASCII names, lowercased, the words
+# are looked for with ``in`` (dom.is_unlikely_name): five substring tests are ~6x faster than the
+# regex, which tries every branch at every position.
+COMMENT_BLOCK_WORDS = ("comment", "disqus", "respond", "reply", "pinglun")
+COMMENT_BLOCK_TOKEN_PATTERN = r"(?:^|[\s_-])cmts?(?:$|[\s_-])"
+COMMENT_BLOCK_RE = re.compile("|".join(COMMENT_BLOCK_WORDS) + "|" + COMMENT_BLOCK_TOKEN_PATTERN, re.I)
+COMMENT_BLOCK_TOKEN_RE = re.compile(COMMENT_BLOCK_TOKEN_PATTERN)
 # Class/id tokens that keep a block even when it also names boilerplate.
 LIKELY_BLOCK_RE = re.compile(
     r"article|body|content|entry|main|post|text|story|blog|news-?detail|detail|zhengwen|正文",
@@ -82,7 +88,6 @@ def ascii_lowercase_twin(pattern: re.Pattern) -> re.Pattern:
 
 
 UNLIKELY_BLOCK_ASCII_RE = ascii_lowercase_twin(UNLIKELY_BLOCK_RE)
-COMMENT_BLOCK_ASCII_RE = ascii_lowercase_twin(COMMENT_BLOCK_RE)
 LIKELY_BLOCK_ASCII_RE = ascii_lowercase_twin(LIKELY_BLOCK_RE)
 
 # style="display:none" / visibility:hidden
@@ -146,20 +151,27 @@ ARTICLE_BODY_CLASS_TOKENS = frozenset({
 # Short lines inside the content that are page furniture, not article text: source and
 # editor credits of Chinese portals, dateline+source bylines, media captions' labels,
 # ad markers and share prompts, "continue reading" links, external-links disclaimers and the
-# labels of HTML5 video player controls. Matched on blocks of at most boilerplate_line_max_chars.
-BOILERPLATE_LINE_RE = re.compile(
-    r"^(?:本文)?来源[:：]|^责任编辑|^编辑[:：]|^\(?(?:原标题|作者)[:：]|^\[?(?:责编|编辑)[:：]|"
-    r"^\d{4}[-/年]\d{1,2}[-/月]\d{1,2}日?\s+\d{1,2}:\d{2}(?::\d{2})?\s*(?:来源|$)|"
-    r"^(?:advertisement|sponsored|share this|share on|read more|related topics|image caption|"
+# labels of HTML5 video player controls. Matched on blocks of at most boilerplate_line_max_chars:
+# a line is furniture when BOILERPLATE_LINE_START_RE matches at its start (``match``) or
+# BOILERPLATE_LINE_ANYWHERE_RE is found in it. Two patterns, not one searched with "^" on most
+# branches: a search tries every branch at every position (2.5x slower over the lines of
+# ../shared/eval).
+BOILERPLATE_LINE_START_RE = re.compile(
+    r"(?:本文)?来源[:：]|责任编辑|编辑[:：]|\(?(?:原标题|作者)[:：]|\[?(?:责编|编辑)[:：]|"
+    r"\d{4}[-/年]\d{1,2}[-/月]\d{1,2}日?\s+\d{1,2}:\d{2}(?::\d{2})?\s*(?:来源|$)|"
+    r"(?:advertisement|sponsored|share this|share on|read more|related topics|image caption|"
     r"media caption|image copyright|image source|getty images|follow us|more on this story|"
     r"click here|skip to|sign up|subscribe)\b|"
-    r"^(?:posted|published|updated|written|filed) (?:by|on|at|in)\b|^related(?: stories| articles| links)?:|"
-    r"^(?:copyright|©|\(c\))\s*(?:©\s*)?\d{4}|all rights reserved|版权所有|"
-    r"^continue reading(?: the main story| below)?$|is not responsible for the content of external|"
-    r"^(?:play video|current time \d|duration time \d|remaining time|stream type|loaded: \d|progress: \d|"
+    r"(?:posted|published|updated|written|filed) (?:by|on|at|in)\b|related(?: stories| articles| links)?:|"
+    r"(?:copyright|©|\(c\))\s*(?:©\s*)?\d{4}|"
+    r"continue reading(?: the main story| below)?$|"
+    r"(?:play video|current time \d|duration time \d|remaining time|stream type|loaded: \d|progress: \d|"
     r"this is a modal window|beginning of dialog window)",
     re.I,
 )
+BOILERPLATE_LINE_ANYWHERE_RE = re.compile(
+    r"all rights reserved|版权所有|is not responsible for the content of external", re.I)
+BOILERPLATE_LINE_ANYWHERE_ASCII_RE = ascii_lowercase_twin(BOILERPLATE_LINE_ANYWHERE_RE)
 # Blocks of the blog engines' furniture (like buttons, "Powered by WordPress", trackback and
 # closed-comment notices) and photo widgets' "Hide caption", matched on blocks of at most
 # furniture_line_max_chars (a trackback notice holds its URL). Matched on blocks of up to 80 chars:
