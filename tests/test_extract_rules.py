@@ -131,3 +131,39 @@ def test_a_link_dense_column_holding_an_element_named_as_the_body_gives_way_to_i
     text = extract(page).text
     assert "ripening on the kitchen windowsill" in text
     assert "Register now" not in text
+
+
+def _related_box(items: list[tuple[str, str]]) -> str:
+    return ("<div class='story-extra'><h2>More on this story</h2><ul>"
+            + "".join(f"<li><a href='/news/{n}'><span>{headline}</span> <span class='when'>{day}</span></a></li>"
+                      for n, (headline, day) in enumerate(items))
+            + "</ul></div>")
+
+
+RELATED = [("Council votes on the new reservoir plan", "3 March 2016"),
+           ("Why the old pipes keep bursting", "12 February 2016"),
+           ("Residents asked to save water this summer", "28 January 2016")]
+
+
+def test_a_short_dated_related_stories_list_after_the_story_is_kept():
+    page = _page(f"<div class='wrap'><div class='story'>{''.join(f'<p>{p}</p>' for p in STORY)}</div>"
+                 f"{_related_box(RELATED)}</div>")
+    text = extract(page).text
+    for paragraph in STORY:
+        assert paragraph in text
+    assert "More on this story" in text
+    for headline, day in RELATED:
+        assert headline in text and day in text
+
+
+def test_an_undated_or_long_link_list_after_the_story_is_not_kept():
+    undated = ("<div class='story-extra'><ul>"
+               + "".join(f"<li><a href='/news/{n}'>{headline}</a></li>" for n, (headline, _) in enumerate(RELATED))
+               + "</ul></div>")
+    archive = _related_box([(f"Weekly notes from the water board, part {n}", f"{n} May 2015") for n in range(1, 13)])
+    for after in (undated, archive):
+        page = _page(f"<div class='wrap'><div class='story'>{''.join(f'<p>{p}</p>' for p in STORY)}</div>"
+                     f"{after}</div>")
+        text = extract(page).text
+        assert STORY[-1] in text
+        assert "Council votes" not in text and "Weekly notes" not in text

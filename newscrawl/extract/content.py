@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .blocks import has_prose, is_link_navigation, is_link_teaser
+from .blocks import has_prose, is_dated_link_list, is_link_navigation, is_link_teaser
 from .density import DensityTable, guarded_log
 from .options import ExtractOptions
 from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_RE, CONTAINER_TAGS,
@@ -165,22 +165,30 @@ def widen_to_repeated_posts(table: DensityTable, top: int, options: ExtractOptio
 
 
 def gather_siblings(table: DensityTable, best: int, best_score: float,
-                    options: ExtractOptions) -> list:
-    """The best node plus its siblings that carry article prose, in order."""
+                    options: ExtractOptions) -> tuple[list, object]:
+    """The best node plus its siblings that carry article prose, in order; and the first
+    related-stories list after the best node (blocks.is_dated_link_list), gathered too, or None."""
     node = table.elements[best]
     parent = node.getparent()
     if parent is None or parent.tag in ("html",):
-        return [node]
+        return [node], None
     log_sd = guarded_log(table.standard_deviation())
     chosen = []
+    after = False
+    related = None
     for sibling in parent.iterchildren():
         if sibling is node:
             chosen.append(sibling)
+            after = True
             continue
         position = table.find(sibling)
         if position is not None and _is_article_sibling(table, position, best_score, log_sd, options):
             chosen.append(sibling)
-    return chosen
+        elif after and related is None and position is not None and table.link_text[position] \
+                and is_dated_link_list(sibling, options):
+            related = sibling
+            chosen.append(sibling)
+    return chosen, related
 
 
 def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> None:
@@ -276,9 +284,10 @@ def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoic
         return None
     top = climb_to_article(table, best, options)
     top = widen_to_repeated_posts(table, top, options)
-    nodes = gather_siblings(table, top, best_score, options)
-    prune_blocks(table, nodes, options)
-    prune_boilerplate_lines(table, nodes, options)
-    cut_end_sections(nodes)
+    nodes, related = gather_siblings(table, top, best_score, options)
+    article = [node for node in nodes if node is not related]   # the related list is kept whole
+    prune_blocks(table, article, options)
+    prune_boilerplate_lines(table, article, options)
+    cut_end_sections(article)
     drop_headline_and_captions(nodes, options)
     return ContentChoice(nodes, best, best_score)

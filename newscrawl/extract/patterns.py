@@ -184,3 +184,13 @@ END_SECTION_HEADING_RE = re.compile(
     re.I,
 )
 HEADING_TAGS = ("h2", "h3", "h4", "h5", "h6")
+
+# A date as related-stories lists print it with each headline: "14 December 2015", "December 14,
+# 2015", "2015/07/03", "2015-07-03", "2015年7月3日" (BBC and NetEase pages of cx_bbc and cx_zh,
+# blogs' "recent posts"; see blocks.is_dated_link_list).
+LIST_DATE_RE = re.compile(
+    r"\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{4}\b|"
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{1,2},? \d{4}\b|"
+    r"\b\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b|\d{4}年\d{1,2}月\d{1,2}日",
+    re.I,
+)
