@@ -167,3 +167,35 @@ def test_an_undated_or_long_link_list_after_the_story_is_not_kept():
         text = extract(page).text
         assert STORY[-1] in text
         assert "Council votes" not in text and "Weekly notes" not in text
+
+
+TEASERS = [("Tributes paid to a much-loved village baker", "Neighbours remember the man who baked bread for the village for forty years."),
+           ("Bridge closed after storm damage", "Engineers say the old stone bridge will stay shut until the spring."),
+           ("School wins national chess title", "Pupils aged nine to eleven beat teams from across the country."),
+           ("Library extends its opening hours", "The town library will open on Sundays from next month, the council says."),
+           ("Farmers warn of a poor apple harvest", "A wet summer has left many orchards with half their usual crop."),
+           ("New bus route links the two valleys", "The service will run every hour between the market towns."),
+           ("Museum shows a rediscovered painting", "The portrait spent a century in an attic before a collector spotted it."),
+           ("Runners raise money for the hospital", "Hundreds took part in the ten-kilometre race along the river."),
+           ("Castle roof repairs to begin in May", "Scaffolding will cover the east tower for most of the summer."),
+           ("Cafe owner celebrates fifty years", "She opened the cafe in 1974 and still makes every cake herself."),
+           ("Football club appoints a new manager", "The former captain returns to the club he played for as a teenager."),
+           ("River clean-up draws a record crowd", "Volunteers pulled bicycles, tyres and a shopping trolley from the water.")]
+
+
+def _section_page(body_of: callable) -> str:
+    items = "".join(f"<div class='item'><h2><a href='/news/{n}'>{headline}</a></h2>{body_of(teaser)}</div>"
+                    for n, (headline, teaser) in enumerate(TEASERS))
+    return _page(f"<div class='section'><h3>Top stories</h3>{items}</div>", title="Local news")
+
+
+def test_a_section_front_page_of_headline_links_over_teasers_has_no_text():
+    result = extract(_section_page(lambda teaser: f"<p>{teaser}</p>"))
+    assert result.reason == "section_page"
+    assert result.text == "" and result.title == "Local news"
+
+
+def test_a_front_page_of_whole_posts_under_linked_titles_keeps_its_text():
+    result = extract(_section_page(lambda teaser: "".join(f"<p>{teaser} {p}</p>" for p in STORY[:2])))
+    assert result.reason != "section_page"
+    assert TEASERS[0][1] in result.text
