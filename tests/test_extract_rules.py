@@ -199,3 +199,15 @@ def test_a_front_page_of_whole_posts_under_linked_titles_keeps_its_text():
     result = extract(_section_page(lambda teaser: "".join(f"<p>{teaser} {p}</p>" for p in STORY[:2])))
     assert result.reason != "section_page"
     assert TEASERS[0][1] in result.text
+
+
+def test_a_document_section_whose_id_is_its_heading_slug_is_not_taken_for_a_share_bar():
+    sections = ("<div class='section' id='sharing-the-work-between-two-crews'>"
+                "<h2>Sharing the work between two crews</h2>"
+                f"<p>{STORY[2]}</p><p>{STORY[3]}</p></div>")
+    share_bar = "<div id='sharing-buttons-row'><h3>Share</h3><a href='/s?fb'>Facebook</a> <a href='/s?tw'>Twitter</a></div>"
+    text = extract(_page(f"<div class='document'><p>{STORY[0]}</p><p>{STORY[1]}</p>{sections}{share_bar}</div>")).text
+    for paragraph in STORY:
+        assert paragraph in text
+    assert "Sharing the work" in text
+    assert "Facebook" not in text
