@@ -211,3 +211,17 @@ def test_a_document_section_whose_id_is_its_heading_slug_is_not_taken_for_a_shar
         assert paragraph in text
     assert "Sharing the work" in text
     assert "Facebook" not in text
+
+
+def test_an_article_body_split_over_alike_wrappers_is_taken_whole():
+    aside = ("<div class='aside'><ul>" + "".join(f"<li><a href='/more/{k}'>Another story about the town's water, "
+                                                 f"part {k}</a></li>" for k in range(4)) + "</ul></div>")
+    story = ("<div class='story'>"
+             f"<div class='part'><div class='story-body story-body-1'><p>{STORY[0]}</p><p>{STORY[1]}</p></div>{aside}</div>"
+             f"<div class='part'><div class='story-body story-body-2'><p>{STORY[2]}</p><p>{STORY[3]}</p></div>{aside}</div>"
+             "</div>")
+    text = extract(_page(story)).text
+    for paragraph in STORY:
+        assert paragraph in text
+    assert text.index(STORY[1]) < text.index(STORY[2])
+    assert "Another story" not in text

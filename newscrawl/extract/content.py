@@ -164,6 +164,42 @@ def widen_to_repeated_posts(table: DensityTable, top: int, options: ExtractOptio
     return top
 
 
+def body_parts(table: DensityTable, top: int, options: ExtractOptions) -> list:
+    """The parts of an article body split over alike elements named like a body, each in its own
+    wrapper (<div class="story-body story-body-1"> and "story-body-2", each with an aside after
+    it): with the content node, those of the same tag and first class, named in
+    ARTICLE_BODY_CLASS_TOKENS, up to ``body_parts_max_levels`` levels up, outside the content
+    node's parent (its siblings are gather_siblings' to judge) and holding at least
+    ``body_parts_min_chars`` chars of non-link text. In document order; [] when there are none."""
+    element = table.elements[top]
+    classes = (element.get("class") or "").split()
+    if not classes or classes[0].lower() not in ARTICLE_BODY_CLASS_TOKENS:
+        return []
+    kind, parent = _kind(element), element.getparent()
+    ancestor = parent
+    for _ in range(options.body_parts_max_levels - 1):
+        ancestor = ancestor.getparent() if ancestor is not None else None
+        if ancestor is None or ancestor.tag in ("body", "html"):
+            return []
+        a = table.index_of(ancestor)
+        parts, i = [], a + 1
+        while i <= a + table.tags[a]:
+            candidate = table.elements[i]
+            if i == top:
+                parts.append(candidate)
+            elif candidate.tag == kind[0] and _kind(candidate) == kind:
+                if (candidate.getparent() is not parent
+                        and table.text[i] - table.link_text[i] >= options.body_parts_min_chars):
+                    parts.append(candidate)
+            else:
+                i += 1
+                continue
+            i += table.tags[i] + 1   # parts do not nest: skip its descendants
+        if len(parts) > 1:
+            return parts
+    return []
+
+
 def gather_siblings(table: DensityTable, best: int, best_score: float,
                     options: ExtractOptions) -> tuple[list, object]:
     """The best node plus its siblings that carry article prose, in order; and the first
@@ -285,6 +321,12 @@ def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoic
     top = climb_to_article(table, best, options)
     top = widen_to_repeated_posts(table, top, options)
     nodes, related = gather_siblings(table, top, best_score, options)
+    parts = body_parts(table, top, options)
+    if parts:   # the other parts go before and after the content node's place in the nodes
+        node = table.elements[top]
+        k = next(n for n, part in enumerate(parts) if part is node)
+        at = next(n for n, gathered in enumerate(nodes) if gathered is node)
+        nodes = nodes[:at] + parts[:k] + nodes[at:at + 1] + parts[k + 1:] + nodes[at + 1:]
     article = [node for node in nodes if node is not related]   # the related list is kept whole
     prune_blocks(table, article, options)
     prune_boilerplate_lines(table, article, options)

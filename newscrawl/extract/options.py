@@ -128,6 +128,16 @@ class ExtractOptions:
     # dragnet 0.9210 -> 0.9222 (6 pages up, none down), the other sets unchanged; 0.25 the same,
     # 0.5 0.9218, 0.15 0.9227 with 4 pages down (/tmp/acc6/run.py, 7 sets, 2026-11-22).
     climb_max_link_density: float = 0.35
+    # An article body split over alike body-named elements in separate wrappers (a story's
+    # "story-body-1" and "story-body-2", each followed by its aside: the climb stops at the aside's
+    # links) is taken whole: the parts up to body_parts_max_levels levels above the content node
+    # with at least body_parts_min_chars chars of non-link text each (content.body_parts). Token F1
+    # readability 0.9494 -> 0.9502 (one page), the other six sets unchanged; 4 levels or 100 chars
+    # the same; with parts beside the content node too (siblings) and 80 chars: a blog's welcome box
+    # named "entry" joined a dragnet post (-0.05 on the page) and a related box a readability page
+    # (/tmp/acc7/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+    body_parts_max_levels: int = 2
+    body_parts_min_chars: int = 300
     # The content node, or one of its ancestors up to posts_max_levels up, that has at least
     # posts_min_count - 1 alike siblings (same tag and first class name) carrying prose is one
     # post of a thread: their parent is the content, when the alike siblings hold at least as
