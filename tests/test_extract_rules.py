@@ -225,3 +225,10 @@ def test_an_article_body_split_over_alike_wrappers_is_taken_whole():
         assert paragraph in text
     assert text.index(STORY[1]) < text.index(STORY[2])
     assert "Another story" not in text
+
+
+def test_a_linked_word_wrapped_in_a_span_inside_a_sentence_stays():
+    sentence = ("<p><span class='kw'><a href='/quote/WTR'>Riverside Water</a></span> said on Tuesday that the work "
+                "would start in the spring and last about two years, street by street.</p>")
+    text = extract(_page(f"<div class='story'><p>{STORY[0]}</p>{sentence}<p>{STORY[1]}</p><p>{STORY[2]}</p></div>")).text
+    assert "Riverside Water said on Tuesday" in text

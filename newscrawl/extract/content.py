@@ -15,8 +15,8 @@ from .blocks import has_prose, is_dated_link_list, is_link_navigation, is_link_t
 from .density import DensityTable, guarded_log
 from .options import ExtractOptions
 from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_RE, CONTAINER_TAGS,
-                       FURNITURE_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, PRUNABLE_BLOCK_TAGS,
-                       SIBLING_CONTENT_TAGS)
+                       FURNITURE_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, INLINE_PRUNABLE_TAGS,
+                       PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS)
 
 
 @dataclass
@@ -238,13 +238,20 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> N
         i = start + 1
         while i <= end:
             element = table.elements[i]
-            if element.tag in PRUNABLE_BLOCK_TAGS and _is_link_block(table.stats(i), element.tag, options):
+            if element.tag in PRUNABLE_BLOCK_TAGS and not _in_running_text(element) \
+                    and _is_link_block(table.stats(i), element.tag, options):
                 doomed.append(element)
                 i += table.tags[i] + 1   # skip its descendants
                 continue
             i += 1
     for element in doomed:
         element.drop_tree()
+
+
+def _in_running_text(element) -> bool:
+    """An inline element (INLINE_PRUNABLE_TAGS) followed by text in its line: a word of a sentence
+    ("<span><a>Google</a></span> bought DeepMind in 2014"), not a link block."""
+    return element.tag in INLINE_PRUNABLE_TAGS and bool((element.tail or "").strip())
 
 
 def _is_link_block(stats, tag: str, options: ExtractOptions) -> bool:

@@ -93,9 +93,9 @@ class ExtractOptions:
     # A following sibling of the content that is a short list of story links, each with its date
     # (a date per headline), and at most related_max_label_chars chars of other text (its heading,
     # "More on this story") is kept with the article, unpruned: cx_bbc's gold ends with BBC's list on
-    # 64 of the 111 pages showing one (cx_zh's with NetEase's, which cleaning removes). It holds related_min_links to related_max_links
-    # links of at least related_min_headline_chars chars (longer dated lists are archives and
-    # "most read" boxes). Token F1 cx_bbc 0.9490 -> 0.9664 (LCS 0.9600 -> 0.9765: 78 pages changed),
+    # 64 of the 111 pages showing one (cx_zh's with NetEase's, which cleaning removes). It holds
+    # related_min_links to related_max_links links of at least related_min_headline_chars chars
+    # (longer dated lists are archives and "most read" boxes). Token F1 cx_bbc 0.9490 -> 0.9664 (LCS 0.9600 -> 0.9765: 78 pages changed),
     # readability 0.9476 -> 0.9475 (one page: its "similar articles" box is not in Readability.js's
     # output), the other five sets unchanged. 2 links: cx_bbc 0.9638 (its gold leaves out BBC's
     # two-link boxes); 20 links: readability -0.0005 (a blog's "recent articles"); a date for 60% of
