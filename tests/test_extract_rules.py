@@ -131,3 +131,104 @@ def test_a_link_dense_column_holding_an_element_named_as_the_body_gives_way_to_i
     text = extract(page).text
     assert "ripening on the kitchen windowsill" in text
     assert "Register now" not in text
+
+
+def _related_box(items: list[tuple[str, str]]) -> str:
+    return ("<div class='story-extra'><h2>More on this story</h2><ul>"
+            + "".join(f"<li><a href='/news/{n}'><span>{headline}</span> <span class='when'>{day}</span></a></li>"
+                      for n, (headline, day) in enumerate(items))
+            + "</ul></div>")
+
+
+RELATED = [("Council votes on the new reservoir plan", "3 March 2016"),
+           ("Why the old pipes keep bursting", "12 February 2016"),
+           ("Residents asked to save water this summer", "28 January 2016")]
+
+
+def test_a_short_dated_related_stories_list_after_the_story_is_kept():
+    page = _page(f"<div class='wrap'><div class='story'>{''.join(f'<p>{p}</p>' for p in STORY)}</div>"
+                 f"{_related_box(RELATED)}</div>")
+    text = extract(page).text
+    for paragraph in STORY:
+        assert paragraph in text
+    assert "More on this story" in text
+    for headline, day in RELATED:
+        assert headline in text and day in text
+
+
+def test_an_undated_or_long_link_list_after_the_story_is_not_kept():
+    undated = ("<div class='story-extra'><ul>"
+               + "".join(f"<li><a href='/news/{n}'>{headline}</a></li>" for n, (headline, _) in enumerate(RELATED))
+               + "</ul></div>")
+    archive = _related_box([(f"Weekly notes from the water board, part {n}", f"{n} May 2015") for n in range(1, 13)])
+    for after in (undated, archive):
+        page = _page(f"<div class='wrap'><div class='story'>{''.join(f'<p>{p}</p>' for p in STORY)}</div>"
+                     f"{after}</div>")
+        text = extract(page).text
+        assert STORY[-1] in text
+        assert "Council votes" not in text and "Weekly notes" not in text
+
+
+TEASERS = [("Tributes paid to a much-loved village baker", "Neighbours remember the man who baked bread for the village for forty years."),
+           ("Bridge closed after storm damage", "Engineers say the old stone bridge will stay shut until the spring."),
+           ("School wins national chess title", "Pupils aged nine to eleven beat teams from across the country."),
+           ("Library extends its opening hours", "The town library will open on Sundays from next month, the council says."),
+           ("Farmers warn of a poor apple harvest", "A wet summer has left many orchards with half their usual crop."),
+           ("New bus route links the two valleys", "The service will run every hour between the market towns."),
+           ("Museum shows a rediscovered painting", "The portrait spent a century in an attic before a collector spotted it."),
+           ("Runners raise money for the hospital", "Hundreds took part in the ten-kilometre race along the river."),
+           ("Castle roof repairs to begin in May", "Scaffolding will cover the east tower for most of the summer."),
+           ("Cafe owner celebrates fifty years", "She opened the cafe in 1974 and still makes every cake herself."),
+           ("Football club appoints a new manager", "The former captain returns to the club he played for as a teenager."),
+           ("River clean-up draws a record crowd", "Volunteers pulled bicycles, tyres and a shopping trolley from the water.")]
+
+
+def _section_page(body_of: callable) -> str:
+    items = "".join(f"<div class='item'><h2><a href='/news/{n}'>{headline}</a></h2>{body_of(teaser)}</div>"
+                    for n, (headline, teaser) in enumerate(TEASERS))
+    return _page(f"<div class='section'><h3>Top stories</h3>{items}</div>", title="Local news")
+
+
+def test_a_section_front_page_of_headline_links_over_teasers_has_no_text():
+    result = extract(_section_page(lambda teaser: f"<p>{teaser}</p>"))
+    assert result.reason == "section_page"
+    assert result.text == "" and result.title == "Local news"
+
+
+def test_a_front_page_of_whole_posts_under_linked_titles_keeps_its_text():
+    result = extract(_section_page(lambda teaser: "".join(f"<p>{teaser} {p}</p>" for p in STORY[:2])))
+    assert result.reason != "section_page"
+    assert TEASERS[0][1] in result.text
+
+
+def test_a_document_section_whose_id_is_its_heading_slug_is_not_taken_for_a_share_bar():
+    sections = ("<div class='section' id='sharing-the-work-between-two-crews'>"
+                "<h2>Sharing the work between two crews</h2>"
+                f"<p>{STORY[2]}</p><p>{STORY[3]}</p></div>")
+    share_bar = "<div id='sharing-buttons-row'><h3>Share</h3><a href='/s?fb'>Facebook</a> <a href='/s?tw'>Twitter</a></div>"
+    text = extract(_page(f"<div class='document'><p>{STORY[0]}</p><p>{STORY[1]}</p>{sections}{share_bar}</div>")).text
+    for paragraph in STORY:
+        assert paragraph in text
+    assert "Sharing the work" in text
+    assert "Facebook" not in text
+
+
+def test_an_article_body_split_over_alike_wrappers_is_taken_whole():
+    aside = ("<div class='aside'><ul>" + "".join(f"<li><a href='/more/{k}'>Another story about the town's water, "
+                                                 f"part {k}</a></li>" for k in range(4)) + "</ul></div>")
+    story = ("<div class='story'>"
+             f"<div class='part'><div class='story-body story-body-1'><p>{STORY[0]}</p><p>{STORY[1]}</p></div>{aside}</div>"
+             f"<div class='part'><div class='story-body story-body-2'><p>{STORY[2]}</p><p>{STORY[3]}</p></div>{aside}</div>"
+             "</div>")
+    text = extract(_page(story)).text
+    for paragraph in STORY:
+        assert paragraph in text
+    assert text.index(STORY[1]) < text.index(STORY[2])
+    assert "Another story" not in text
+
+
+def test_a_linked_word_wrapped_in_a_span_inside_a_sentence_stays():
+    sentence = ("<p><span class='kw'><a href='/quote/WTR'>Riverside Water</a></span> said on Tuesday that the work "
+                "would start in the spring and last about two years, street by street.</p>")
+    text = extract(_page(f"<div class='story'><p>{STORY[0]}</p>{sentence}<p>{STORY[1]}</p><p>{STORY[2]}</p></div>")).text
+    assert "Riverside Water said on Tuesday" in text

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .density import NodeStats
 from .options import ExtractOptions
+from .patterns import LIST_DATE_RE
 
 
 def has_prose(stats: NodeStats, options: ExtractOptions) -> bool:
@@ -38,3 +39,25 @@ def is_link_teaser(stats: NodeStats, options: ExtractOptions) -> bool:
     """A block that is one link with at most a short label ("Read more: <a>...</a>")."""
     return (stats.link_tags >= 1 and stats.link_chars > stats.plain_chars
             and stats.plain_chars <= options.teaser_max_plain_chars)
+
+
+def is_dated_link_list(element, options: ExtractOptions) -> bool:
+    """A related-stories list: a few story links, a date (LIST_DATE_RE) for each, and at most a
+    short label ("More on this story"). The dates may sit inside the links or beside them."""
+    links = [_words(a) for a in element.iter("a")]
+    headlines = sum(1 for text in links if len(text) >= options.related_min_headline_chars)
+    if not options.related_min_links <= headlines <= options.related_max_links:
+        return False
+    whole = _words(element)
+    if len(LIST_DATE_RE.findall(whole)) < headlines:
+        return False
+    rest = whole
+    for text in links:
+        rest = rest.replace(text, " ", 1)
+    label = LIST_DATE_RE.sub("", rest)
+    return len("".join(label.split())) <= options.related_max_label_chars
+
+
+def _words(element) -> str:
+    """The element's text, whitespace-normalised, a space between the texts of its elements."""
+    return " ".join(" ".join(element.itertext()).split())

@@ -11,13 +11,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .blocks import has_prose, is_link_navigation, is_link_teaser
+from .blocks import has_prose, is_dated_link_list, is_link_navigation, is_link_teaser
 from .density import DensityTable, guarded_log
 from .options import ExtractOptions
 from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_ANYWHERE_ASCII_RE,
                        BOILERPLATE_LINE_ANYWHERE_RE, BOILERPLATE_LINE_START_RE, CONTAINER_TAGS,
-                       FURNITURE_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, PRUNABLE_BLOCK_TAGS,
-                       SIBLING_CONTENT_TAGS)
+                       FURNITURE_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, INLINE_PRUNABLE_TAGS,
+                       PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS)
 
 
 @dataclass
@@ -185,23 +185,67 @@ def widen_to_repeated_posts(table: DensityTable, top: int, options: ExtractOptio
     return top
 
 
+def body_parts(table: DensityTable, top: int, options: ExtractOptions) -> list:
+    """The parts of an article body split over alike elements named like a body, each in its own
+    wrapper (<div class="story-body story-body-1"> and "story-body-2", each with an aside after
+    it): with the content node, those of the same tag and first class, named in
+    ARTICLE_BODY_CLASS_TOKENS, up to ``body_parts_max_levels`` levels up, outside the content
+    node's parent (its siblings are gather_siblings' to judge) and holding at least
+    ``body_parts_min_chars`` chars of non-link text. In document order; [] when there are none."""
+    element = table.elements[top]
+    classes = (element.get("class") or "").split()
+    if not classes or classes[0].lower() not in ARTICLE_BODY_CLASS_TOKENS:
+        return []
+    kind, parent = _kind(element), element.getparent()
+    ancestor = parent
+    for _ in range(options.body_parts_max_levels - 1):
+        ancestor = ancestor.getparent() if ancestor is not None else None
+        if ancestor is None or ancestor.tag in ("body", "html"):
+            return []
+        a = table.index_of(ancestor)
+        parts, i = [], a + 1
+        while i <= a + table.tags[a]:
+            candidate = table.elements[i]
+            if i == top:
+                parts.append(candidate)
+            elif candidate.tag == kind[0] and _kind(candidate) == kind:
+                if (candidate.getparent() is not parent
+                        and table.text[i] - table.link_text[i] >= options.body_parts_min_chars):
+                    parts.append(candidate)
+            else:
+                i += 1
+                continue
+            i += table.tags[i] + 1   # parts do not nest: skip its descendants
+        if len(parts) > 1:
+            return parts
+    return []
+
+
 def gather_siblings(table: DensityTable, best: int, best_score: float,
-                    options: ExtractOptions) -> list:
-    """The best node plus its siblings that carry article prose, in order."""
+                    options: ExtractOptions) -> tuple[list, object]:
+    """The best node plus its siblings that carry article prose, in order; and the first
+    related-stories list after the best node (blocks.is_dated_link_list), gathered too, or None."""
     node = table.elements[best]
     parent = node.getparent()
     if parent is None or parent.tag in ("html",):
-        return [node]
+        return [node], None
     log_sd = guarded_log(table.standard_deviation())
     chosen = []
+    after = False
+    related = None
     for sibling in parent.iterchildren():
         if sibling is node:
             chosen.append(sibling)
+            after = True
             continue
         position = table.find(sibling)
         if position is not None and _is_article_sibling(table, position, best_score, log_sd, options):
             chosen.append(sibling)
-    return chosen
+        elif after and related is None and position is not None and table.link_text[position] \
+                and is_dated_link_list(sibling, options):
+            related = sibling
+            chosen.append(sibling)
+    return chosen, related
 
 
 def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> None:
@@ -215,13 +259,20 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> N
         i = start + 1
         while i <= end:
             tag = table.tag_names[i]
-            if tag in PRUNABLE_BLOCK_TAGS and _is_link_block(table.stats(i), tag, options):
+            if tag in PRUNABLE_BLOCK_TAGS and _is_link_block(table.stats(i), tag, options) \
+                    and not _in_running_text(table.elements[i]):
                 doomed.append(table.elements[i])
                 i += table.tags[i] + 1   # skip its descendants
                 continue
             i += 1
     for element in doomed:
         element.drop_tree()
+
+
+def _in_running_text(element) -> bool:
+    """An inline element (INLINE_PRUNABLE_TAGS) followed by text in its line: a word of a sentence
+    ("<span><a>Google</a></span> bought DeepMind in 2014"), not a link block."""
+    return element.tag in INLINE_PRUNABLE_TAGS and bool((element.tail or "").strip())
 
 
 def _is_link_block(stats, tag: str, options: ExtractOptions) -> bool:
@@ -308,9 +359,16 @@ def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoic
         return None
     top = climb_to_article(table, best, options)
     top = widen_to_repeated_posts(table, top, options)
-    nodes = gather_siblings(table, top, best_score, options)
-    prune_blocks(table, nodes, options)
-    prune_boilerplate_lines(table, nodes, options)
-    cut_end_sections(nodes)
+    nodes, related = gather_siblings(table, top, best_score, options)
+    parts = body_parts(table, top, options)
+    if parts:   # the other parts go before and after the content node's place in the nodes
+        node = table.elements[top]
+        k = next(n for n, part in enumerate(parts) if part is node)
+        at = next(n for n, gathered in enumerate(nodes) if gathered is node)
+        nodes = nodes[:at] + parts[:k] + nodes[at:at + 1] + parts[k + 1:] + nodes[at + 1:]
+    article = [node for node in nodes if node is not related]   # the related list is kept whole
+    prune_blocks(table, article, options)
+    prune_boilerplate_lines(table, article, options)
+    cut_end_sections(article)
     drop_headline_and_captions(nodes, options)
     return ContentChoice(nodes, best, best_score)

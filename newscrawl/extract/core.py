@@ -17,7 +17,7 @@ from .options import ExtractOptions, make_options
 from .output import render_html, render_text
 from .result import ExtractResult
 from .title import find_title
-from .verdict import judge_article
+from .verdict import is_teaser_index, judge_article
 
 
 def _no_article(url, reason: str, title=None, published=None, lang=None, page: PageMeta | None = None,
@@ -86,6 +86,8 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
         return _no_article(url, "no_body", title, published, page.lang, page, authors)
 
     text = render_text(selection.nodes)
+    if is_teaser_index(selection.nodes, text, opts):
+        return _no_article(url, "section_page", title, published, page.lang, page, authors)
     lang = page.lang or guess_language(text)
     schema_types = tuple(page.jsonld_types())
     # A page judged not to be an article keeps what was found (a news brief, a list's

@@ -25,6 +25,7 @@ from .patterns import (
     COMMENT_BLOCK_RE,
     COMMENT_BLOCK_TOKEN_RE,
     COMMENT_BLOCK_WORDS,
+    SECTION_SLUG_MIN_WORDS,
 )
 
 _BOMS = (
@@ -178,7 +179,7 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
     if named:
         protected = _article_holders(root, markers)
         for element in named:
-            if element not in protected:
+            if element not in protected and not _is_heading_section(element):
                 doomed.append(element)
                 doomed.extend(block for block in comment_section_after(element) if block not in protected)
     drop_elements(root, doomed)
@@ -272,6 +273,25 @@ def drop_elements(root: lxml.html.HtmlElement, doomed: list) -> None:
     lxml.etree.strip_elements(root, _DROPPED_TAG, with_tail=False)
     if drop_root:
         root.drop_tree()
+
+
+def _is_heading_section(element: lxml.html.HtmlElement) -> bool:
+    """A document section whose id is its heading's text slugified, of SECTION_SLUG_MIN_WORDS words
+    or more (docutils and Sphinx: id="sharing-with-a-single-developer" over "Sharing with a single
+    developer"): the id says what the section is about, not that it is boilerplate. A
+    boilerplate class name still counts."""
+    ident = element.get("id")
+    if not ident or ident.count("-") + 1 < SECTION_SLUG_MIN_WORDS or is_unlikely_name(element.get("class", "")):
+        return False
+    for child in element:   # the first child element must be the heading
+        if child.tag not in _SLUG_HEADING_TAGS:
+            return False
+        return _SLUG_SEPARATORS_RE.sub("-", child.text_content().lower()).strip("-") == ident.lower()
+    return False
+
+
+_SLUG_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_SLUG_SEPARATORS_RE = re.compile(r"[^0-9a-z]+")
 
 
 def comment_section_after(element: lxml.html.HtmlElement) -> list:

@@ -89,6 +89,24 @@ class ExtractOptions:
     # link teaser, pruned like navigation (our extension of the anchor rule).
     teaser_max_plain_chars: int = 20
 
+    # --- related-stories list after the article ---------------------------------
+    # A following sibling of the content that is a short list of story links, each with its date
+    # (a date per headline), and at most related_max_label_chars chars of other text (its heading,
+    # "More on this story") is kept with the article, unpruned: cx_bbc's gold ends with BBC's list on
+    # 64 of the 111 pages showing one (cx_zh's with NetEase's, which cleaning removes). It holds
+    # related_min_links to related_max_links links of at least related_min_headline_chars chars
+    # (longer dated lists are archives and "most read" boxes). Token F1 cx_bbc 0.9490 -> 0.9664 (LCS 0.9600 -> 0.9765: 78 pages changed),
+    # readability 0.9476 -> 0.9475 (one page: its "similar articles" box is not in Readability.js's
+    # output), the other five sets unchanged. 2 links: cx_bbc 0.9638 (its gold leaves out BBC's
+    # two-link boxes); 20 links: readability -0.0005 (a blog's "recent articles"); a date for 60% of
+    # the headlines: readability -0.0002 more (a BBC box with "4 hours ago", not in Readability.js's
+    # output) (/tmp/acc7/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval,
+    # 2026-11-22).
+    related_min_links: int = 3
+    related_max_links: int = 9
+    related_min_headline_chars: int = 8
+    related_max_label_chars: int = 40
+
     # A block inside the content with at least panel_min_elements elements and fewer than
     # panel_max_chars_per_element chars of text per element, none in a run longer than
     # nav_keep_run_chars, is a control panel (a video player's menus) and is pruned (tables
@@ -110,6 +128,16 @@ class ExtractOptions:
     # dragnet 0.9210 -> 0.9222 (6 pages up, none down), the other sets unchanged; 0.25 the same,
     # 0.5 0.9218, 0.15 0.9227 with 4 pages down (/tmp/acc6/run.py, 7 sets, 2026-11-22).
     climb_max_link_density: float = 0.35
+    # An article body split over alike body-named elements in separate wrappers (a story's
+    # "story-body-1" and "story-body-2", each followed by its aside: the climb stops at the aside's
+    # links) is taken whole: the parts up to body_parts_max_levels levels above the content node
+    # with at least body_parts_min_chars chars of non-link text each (content.body_parts). Token F1
+    # readability 0.9494 -> 0.9502 (one page), the other six sets unchanged; 4 levels or 100 chars
+    # the same; with parts beside the content node too (siblings) and 80 chars: a blog's welcome box
+    # named "entry" joined a dragnet post (-0.05 on the page) and a related box a readability page
+    # (/tmp/acc7/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+    body_parts_max_levels: int = 2
+    body_parts_min_chars: int = 300
     # The content node, or one of its ancestors up to posts_max_levels up, that has at least
     # posts_min_count - 1 alike siblings (same tag and first class name) carrying prose is one
     # post of a thread: their parent is the content, when the alike siblings hold at least as
@@ -190,6 +218,21 @@ class ExtractOptions:
     # (a section page of headline + teaser items).
     list_min_links: int = 8
     list_link_density: float = 0.25
+    # A section front page (reason "section_page", no text): among the content's h2-h6 at least
+    # index_min_linked_headings, and index_min_linked_share of them, are headline links (links
+    # hold index_heading_link_share of the heading's text), with fewer than
+    # index_max_chars_per_teaser chars of text per such heading (a teaser of a sentence or two). Its
+    # teasers are no article: cleanportaleval's gold is empty on BBC News's section pages.
+    # Token F1 cleanportaleval 0.9432 -> 0.9567 (2 pages), the other six sets unchanged. The next
+    # pages, at 247-290 chars a heading, are a cleaneval "what's new" page whose teasers CleanEval's
+    # gold keeps (300: cleaneval -0.0011, 3 pages), and pages where emptying gained only by the
+    # scorer leaving empty outputs out of precision (dragnet 267, readability nytimes-5); share 0.7
+    # missed a section page whose section labels ("Film", "Music") are headings too
+    # (/tmp/acc7/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+    index_min_linked_headings: int = 10
+    index_min_linked_share: float = 0.6
+    index_heading_link_share: float = 0.8
+    index_max_chars_per_teaser: int = 200
 
     # --- line blocks (DEVELOPERS.md: line-block distribution, the cx-extractor method) --
     # Block thickness K: a block is this many consecutive text lines (cx-extractor's default).

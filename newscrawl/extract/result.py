@@ -10,7 +10,8 @@ class ExtractResult:
 
     ``reason`` is ``None`` when an article was found; otherwise it names why
     not. With ``empty_input``, ``not_html``, ``too_large`` and ``no_body``
-    nothing was found and ``text``/``html`` are empty; with ``too_short``,
+    nothing was found and ``text``/``html`` are empty, and so they are with
+    ``section_page`` (headline links over short teasers: a section's front page); with ``too_short``,
     ``link_page`` and ``not_article_type`` they hold the best content found
     (a news brief, a list's teasers) and ``score`` is 0.
     """

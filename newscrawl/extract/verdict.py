@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .confidence import weighted_length
 from .options import ExtractOptions
+from .patterns import HEADING_TAGS
 
 # JSON-LD types of pages that are not articles (schema.org WebPage subtypes).
 NON_ARTICLE_SCHEMA_TYPES = frozenset({"aboutpage", "contactpage", "collectionpage", "searchresultspage",
@@ -54,3 +55,20 @@ def judge_article(text: str, nodes: list, schema_types: tuple[str, ...], options
     if count_links(nodes) >= options.list_min_links and density > options.list_link_density:
         return "link_page", density
     return None, density
+
+
+
+def is_teaser_index(nodes: list, text: str, options: ExtractOptions) -> bool:
+    """A section front page: the content is headlines that link to stories, each over a short
+    teaser, and no story of its own (see ``index_min_linked_headings``)."""
+    headings = linked = 0
+    for node in nodes:
+        for heading in node.iter(*HEADING_TAGS):
+            headings += 1
+            chars = len("".join(heading.itertext()).strip())
+            link_chars = sum(len("".join(a.itertext()).strip()) for a in heading.iter("a"))
+            if chars and link_chars >= options.index_heading_link_share * chars:
+                linked += 1
+    if linked < options.index_min_linked_headings or linked < options.index_min_linked_share * headings:
+        return False
+    return len(text) < options.index_max_chars_per_teaser * linked
