@@ -102,8 +102,8 @@ class SqliteState:
 
     def __init__(self, path: str | Path, filter_mib: float = DEFAULT_FILTER_MIB):
         """``filter_mib``: size of the key filter (0: none, every look-up queries the file). The
-        filter is read from the file here and kept up to date by ``add_articles``: only one process
-        may write the file while another has it open (the crawl lock sees to that)."""
+        filter is read from the file here and kept up to date by ``add_articles``, so no other process
+        may add articles to the file while this one has it open (the crawl lock sees to that)."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = self._connect()
