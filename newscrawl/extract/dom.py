@@ -151,11 +151,6 @@ def _reparse_body(root: lxml.html.HtmlElement, html: str) -> lxml.html.HtmlEleme
     return body_root
 
 
-def is_hidden(element: lxml.html.HtmlElement) -> bool:
-    """True for elements a browser would not show (hidden attr, display:none)."""
-    return _is_hidden_with(element, element.keys(), element.get("class"))
-
-
 @functools.lru_cache(maxsize=4096)
 def has_hidden_class(classes: str) -> bool:
     """Does a class attribute name a CSS class that hides the element? (cached)"""
@@ -231,11 +226,6 @@ def _hidden_by_attributes(element: lxml.html.HtmlElement, keys: list) -> bool:
         style = element.get("style")
         return bool(style) and HIDDEN_STYLE_RE.search(style) is not None
     return False
-
-
-def _is_hidden_with(element: lxml.html.HtmlElement, keys: list, classes: str | None) -> bool:
-    """``is_hidden`` given the element's attribute names and class."""
-    return _hidden_by_attributes(element, keys) or (bool(classes) and has_hidden_class(classes))
 
 
 # What the class of an element without an id says (_class_verdict).
