@@ -23,6 +23,7 @@ from .patterns import (
     ARTICLE_MARKER_ITEMPROP,
     ARTICLE_MARKER_TAGS,
     COMMENT_BLOCK_RE,
+    COMMENT_BLOCK_TOKEN,
     COMMENT_BLOCK_TOKEN_RE,
     COMMENT_BLOCK_WORDS,
     SECTION_SLUG_MIN_WORDS,
@@ -345,7 +346,7 @@ def _names_comment_block(lowered: str) -> bool:
     for word in COMMENT_BLOCK_WORDS:
         if word in lowered:
             return True
-    return "cmt" in lowered and COMMENT_BLOCK_TOKEN_RE.search(lowered) is not None
+    return COMMENT_BLOCK_TOKEN in lowered and COMMENT_BLOCK_TOKEN_RE.search(lowered) is not None
 
 
 def _article_holders(root: lxml.html.HtmlElement, marked: list) -> set:

@@ -66,7 +66,8 @@ UNLIKELY_BLOCK_RE = re.compile(
 # are looked for with ``in`` (dom.is_unlikely_name): five substring tests are ~6x faster than the
 # regex, which tries every branch at every position.
 COMMENT_BLOCK_WORDS = ("comment", "disqus", "respond", "reply", "pinglun")
-COMMENT_BLOCK_TOKEN_PATTERN = r"(?:^|[\s_-])cmts?(?:$|[\s_-])"
+COMMENT_BLOCK_TOKEN = "cmt"
+COMMENT_BLOCK_TOKEN_PATTERN = rf"(?:^|[\s_-]){COMMENT_BLOCK_TOKEN}s?(?:$|[\s_-])"
 COMMENT_BLOCK_RE = re.compile("|".join(COMMENT_BLOCK_WORDS) + "|" + COMMENT_BLOCK_TOKEN_PATTERN, re.I)
 COMMENT_BLOCK_TOKEN_RE = re.compile(COMMENT_BLOCK_TOKEN_PATTERN)
 # Class/id tokens that keep a block even when it also names boilerplate.
