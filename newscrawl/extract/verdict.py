@@ -57,7 +57,6 @@ def judge_article(text: str, nodes: list, schema_types: tuple[str, ...], options
     return None, density
 
 
-
 def is_teaser_index(nodes: list, text: str, options: ExtractOptions) -> bool:
     """A section front page: the content is headlines that link to stories, each over a short
     teaser, and no story of its own (see ``index_min_linked_headings``)."""
