@@ -25,6 +25,8 @@ from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from newscrawl.demo.stories import HARBOR, VALLEY, Story
+from newscrawl.fingerprint import fingerprint_text
+from newscrawl.state import ArticleRecord
 
 FIRST_HOST = 40  # 127.0.0.40 and up: away from the demo web's 127.0.0.2+
 LAST_MODIFIED = "Tue, 14 May 2024 08:00:00 GMT"
@@ -247,3 +249,10 @@ def kill_group(process: subprocess.Popen) -> None:
     except ProcessLookupError:
         pass
     process.communicate(timeout=30)
+
+
+def story_record(number: int, first_seen: str = "2030-01-01T00:00:00+00:00", text: str | None = None) -> ArticleRecord:
+    """The state's record of HARBOR story ``number`` at http://a.test/ (fetched through its feed link)."""
+    story = HARBOR[number]
+    return ArticleRecord(f"http://a.test/{story.key}", f"http://a.test/{story.key}?from=rss", "a", first_seen,
+                         fingerprint_text(text or " ".join(story.paragraphs)))

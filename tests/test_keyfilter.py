@@ -8,7 +8,9 @@ import pytest
 from newscrawl.demo.stories import HARBOR
 from newscrawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
 from newscrawl.keyfilter import KeyFilter
-from newscrawl.state import ArticleRecord, SqliteState
+from newscrawl.state import SqliteState
+
+from incremental_web import story_record
 
 
 def _random_keys(seed: int, count: int) -> list[int]:
@@ -34,12 +36,6 @@ def test_size_is_rounded_down_to_a_power_of_two_bits():
     assert KeyFilter(mib=0.0001).mask + 1 == 512
 
 
-def _record(number: int) -> ArticleRecord:
-    story = HARBOR[number]
-    return ArticleRecord(f"http://a.test/{story.key}", f"http://a.test/{story.key}?from=rss", "a",
-                         "2030-01-01T00:00:00+00:00", fingerprint_text(" ".join(story.paragraphs)))
-
-
 class _NoQueries:
     def execute(self, *args):
         raise AssertionError(f"queried SQLite: {args[0]}")
@@ -47,7 +43,7 @@ class _NoQueries:
 
 def test_look_ups_the_filter_rules_out_do_not_query_the_file(tmp_path):
     state = SqliteState(tmp_path / "state.sqlite")
-    state.add_articles([_record(0)])
+    state.add_articles([story_record(0)])
     state.db = _NoQueries()
     assert not state.is_known("http://a.test/" + HARBOR[1].key, "http://a.test/elsewhere")
     assert state.near_duplicate_of(fingerprint_text(" ".join(HARBOR[2].paragraphs)), NEAR_DUPLICATE_JACCARD) is None
@@ -58,7 +54,7 @@ def test_look_ups_the_filter_rules_out_do_not_query_the_file(tmp_path):
 def test_a_reopened_state_loads_its_keys_into_the_filter(tmp_path):
     path = tmp_path / "state.sqlite"
     first = SqliteState(path)
-    first.add_articles([_record(0), _record(1)])
+    first.add_articles([story_record(0), story_record(1)])
     first.close()
     again = SqliteState(path, filter_mib=0.01)  # a small filter: its bits come from the file
     assert again.filter.filled() > 0
@@ -71,7 +67,7 @@ def test_a_reopened_state_loads_its_keys_into_the_filter(tmp_path):
 @pytest.mark.parametrize("mib", [0, 0.0001])  # no filter, and a tiny one with every bit set
 def test_answers_are_the_same_without_the_filter_or_with_a_full_one(tmp_path, mib):
     state = SqliteState(tmp_path / "state.sqlite", filter_mib=mib)
-    state.add_articles([_record(n) for n in range(3)])
+    state.add_articles([story_record(n) for n in range(3)])
     if state.filter is not None:
         state.filter.add(range(512))
         assert state.filter.filled() == 1.0

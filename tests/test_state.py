@@ -11,11 +11,7 @@ from newscrawl.jsonl import repair_output
 from newscrawl.state import ArticleRecord, SqliteState
 from newscrawl.state_admin import main as state_admin
 
-
-def _record(number: int, first_seen: str = "2030-01-01T00:00:00+00:00", text: str | None = None) -> ArticleRecord:
-    story = HARBOR[number]
-    return ArticleRecord(f"http://a.test/{story.key}", f"http://a.test/{story.key}?from=rss", "a", first_seen,
-                         fingerprint_text(text or " ".join(story.paragraphs)))
+from incremental_web import story_record
 
 
 def test_repair_cuts_a_torn_line_and_returns_the_unrecorded_ones(tmp_path):
@@ -40,7 +36,7 @@ def test_repair_cuts_garbage_after_the_recorded_offset(tmp_path):
 
 def test_state_knows_canonical_and_fetched_urls_and_finds_near_duplicates(tmp_path):
     state = SqliteState(tmp_path / "state.sqlite")
-    state.add_articles([_record(0), _record(1)], "out.jsonl", 123)
+    state.add_articles([story_record(0), story_record(1)], "out.jsonl", 123)
     assert state.is_known("http://a.test/" + HARBOR[0].key)
     assert state.is_known("http://a.test/" + HARBOR[0].key + "?from=rss")
     assert not state.is_known("http://a.test/" + HARBOR[2].key)
@@ -116,7 +112,7 @@ def test_commit_of_a_count_records_only_the_articles_written_before_the_sync(tmp
 
 def test_look_ups_do_not_wait_for_a_write_in_progress(tmp_path):
     state = SqliteState(tmp_path / "state.sqlite")
-    state.add_articles([_record(0)])
+    state.add_articles([story_record(0)])
     state.writes.execute("PRAGMA busy_timeout=0")
     state.writes.execute("BEGIN IMMEDIATE")  # the sync thread's transaction, not committed yet
     state.writes.execute("INSERT INTO urls VALUES (?, ?)", (12345, 1))
@@ -134,7 +130,7 @@ def test_short_texts_get_no_fingerprint():
 def test_prune_forgets_old_articles_and_reset_removes_the_file(tmp_path, capsys):
     path = tmp_path / "state.sqlite"
     state = SqliteState(path)
-    state.add_articles([_record(0, "2001-01-01T00:00:00+00:00"), _record(1)])
+    state.add_articles([story_record(0, "2001-01-01T00:00:00+00:00"), story_record(1)])
     state.close()
     assert state_admin(["prune", "--days", "30", "--state", str(path)]) == 0
     state = SqliteState(path)
@@ -150,12 +146,12 @@ def test_a_batch_larger_than_one_statement_is_recorded_whole_and_repeats_are_ski
     from newscrawl.fingerprint import Fingerprint
 
     state = SqliteState(tmp_path / "state.sqlite")
-    state.add_articles([_record(0)])
-    base = _record(1).fingerprint
+    state.add_articles([story_record(0)])
+    base = story_record(1).fingerprint
     many = [ArticleRecord(f"http://c.test/{n}", f"http://c.test/{n}?rss", "c", "2030-01-01T00:00:00+00:00",
                           Fingerprint(base.signature, tuple(band ^ n for band in base.bands)))
             for n in range(4000)]  # 48,000 band rows: several statements
-    state.add_articles([_record(0), *many, many[5]], "out.jsonl", 999)  # one recorded before, one repeated
+    state.add_articles([story_record(0), *many, many[5]], "out.jsonl", 999)  # one recorded before, one repeated
     counts = state.counts()
     assert counts["articles"] == 4001 and counts["urls"] == 8002
     assert counts["bands"] == 12 * 4001
