@@ -125,10 +125,26 @@ class Run:
     seconds: float
     rss_10: int  # peak RSS (kB) when 10% of the pages were served
     rss_end: int  # peak RSS (kB) at the end
+    crawl_cpu: float  # CPU seconds of the crawl process and its descendants (extraction workers)
+    main_cpu: float  # CPU seconds of the crawl process alone
+    # (both from the last /proc reading, <= 0.25 s before the end)
+    server_cpu: float  # CPU seconds of the loopback web's process during the crawl
 
     @property
     def pages_per_s(self) -> float:
         return self.pages / self.seconds
+
+    @property
+    def crawl_cpu_ms(self) -> float:
+        return 1000 * self.crawl_cpu / max(self.pages, 1)
+
+    @property
+    def main_cpu_ms(self) -> float:
+        return 1000 * self.main_cpu / max(self.pages, 1)
+
+    @property
+    def server_cpu_ms(self) -> float:
+        return 1000 * self.server_cpu / max(self.pages, 1)
 
 
 def _peak_rss_kb(pid: int) -> int | None:
@@ -141,31 +157,68 @@ def _peak_rss_kb(pid: int) -> int | None:
     return None
 
 
-def run_crawl(label: str, sites_file: Path, workdir: Path, settings: dict, served, total_pages: int) -> Run:
+def _process_table() -> dict[int, tuple[int, float]]:
+    """pid -> (parent pid, CPU seconds used so far: utime + stime) of every process, from /proc."""
+    table = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # exited meanwhile
+                continue
+            table[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+    return table
+
+
+def _tree_cpu(table: dict[int, tuple[int, float]], root: int) -> dict[int, float]:
+    """CPU seconds of ``root`` and each of its descendants (the crawl's forkserver and its workers)."""
+    found, frontier = {}, [root]
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    while frontier:
+        pid = frontier.pop()
+        if pid in table:
+            found[pid] = table[pid][1]
+            frontier += children.get(pid, [])
+    return found
+
+
+def run_crawl(label: str, sites_file: Path, workdir: Path, settings: dict, served, total_pages: int,
+              server_pid: int) -> Run:
     output = workdir / f"{label.replace(' ', '-')}.jsonl"
     command = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"sites={sites_file}", "-O", str(output)]
     for name, value in {**SCALE_SETTINGS, **settings}.items():
         command += ["-s", f"{name}={value}"]
     env = dict(os.environ, SCRAPY_SETTINGS_MODULE="newscrawl.settings", PYTHONPATH=str(PROJECT_ROOT))
     served.value = 0
+    server_cpu = _process_table()[server_pid][1]
     log = (workdir / f"{label.replace(' ', '-')}.log").open("w")
     process = subprocess.Popen(command, cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
     rss_10 = rss_end = 0
+    tree_cpu: dict[int, float] = {}  # last CPU reading of the crawl process and of each descendant
     while process.poll() is None:
+        table = _process_table()
+        tree_cpu.update(_tree_cpu(table, process.pid))
         peak = _peak_rss_kb(process.pid)
         if peak:
             rss_end = max(rss_end, peak)
             if not rss_10 and served.value >= total_pages // 10:
                 rss_10 = peak
         time.sleep(0.25)
+    server_cpu = _process_table()[server_pid][1] - server_cpu
+    main_cpu = tree_cpu.pop(process.pid, 0.0)
+    crawl_cpu = main_cpu + sum(tree_cpu.values())
     log.close()
     if process.returncode != 0:
         raise SystemExit(f"crawl '{label}' failed with code {process.returncode}; see {log.name}")
     summary = json.loads(output.with_name(output.stem + ".summary.json").read_text(encoding="utf-8"))
     run = Run(label, summary["totals"]["pages"], summary["totals"]["articles"], summary["elapsed_seconds"],
-              rss_10, rss_end)
+              rss_10, rss_end, crawl_cpu, main_cpu, server_cpu)
     print(f"{run.label}: {run.pages} pages in {run.seconds:.1f} s, {run.pages_per_s:.1f} pages/s, peak RSS "
-          f"{run.rss_10 / 1024:.0f} MB at 10%, {run.rss_end / 1024:.0f} MB at 100%", flush=True)
+          f"{run.rss_10 / 1024:.0f} MB at 10%, {run.rss_end / 1024:.0f} MB at 100%; CPU per page "
+          f"{run.crawl_cpu_ms:.2f} ms crawl and workers ({run.main_cpu_ms:.2f} ms crawl process), "
+          f"{run.server_cpu_ms:.2f} ms loopback web", flush=True)
     return run
 
 
@@ -202,20 +255,21 @@ def main(argv: list[str] | None = None) -> int:
             sites_file = write_sites_file(configs, workdir / "sites.yaml")
             if options.warm_up:
                 run_crawl("warm-up", sites_file, workdir, {"NEWSCRAWL_STATE_ENABLED": "0", "NEWSCRAWL_MAX_DEPTH": "0"},
-                          served, options.sites)
+                          served, options.sites, server.pid)
             pairs = []
             for number in range(1, options.pairs + 1):
                 order = (True, False) if number % 2 else (False, True)  # with the state first in odd pairs
-                runs = {state: _run_pair_half(state, number, sites_file, workdir, served, total_pages)
+                runs = {state: _run_pair_half(state, number, sites_file, workdir, served, total_pages,
+                                               server.pid)
                         for state in order}
                 pairs.append((runs[True], runs[False]))
     finally:
         server.kill()
     print(f"{'run':18} {'pages':>6} {'articles':>8} {'seconds':>8} {'pages/s':>8} {'RSS@10%':>9} {'RSS@100%':>9} "
-          f"{'ratio':>6}")
+          f"{'ratio':>6} {'CPU ms/page':>11}")
     for run in (run for pair in pairs for run in pair):
         print(f"{run.label:18} {run.pages:6d} {run.articles:8d} {run.seconds:8.1f} {run.pages_per_s:8.1f} "
-              f"{run.rss_10 / 1024:7.0f}MB {run.rss_end / 1024:7.0f}MB {run.rss_end / max(run.rss_10, 1):6.2f}")
+              f"{run.rss_10 / 1024:7.0f}MB {run.rss_end / 1024:7.0f}MB {run.rss_end / max(run.rss_10, 1):6.2f} {run.crawl_cpu_ms:11.2f}")
     ratios = [with_state.pages_per_s / without.pages_per_s for with_state, without in pairs]
     throughput = statistics.median(ratios)
     rss_ratio = max(run.rss_end / max(run.rss_10, 1) for pair in pairs for run in pair)
@@ -226,14 +280,15 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if options.check and missed else 0
 
 
-def _run_pair_half(state: bool, number: int, sites_file: Path, workdir: Path, served, total_pages: int) -> Run:
+def _run_pair_half(state: bool, number: int, sites_file: Path, workdir: Path, served, total_pages: int,
+                   server_pid: int) -> Run:
     """One crawl of a pair: with a fresh state file of its own, or with the state off."""
     suffix = f" #{number}" if number > 1 else ""
     if state:
         return run_crawl(f"with state{suffix}", sites_file, workdir,
-                         {"STATE_PATH": str(workdir / f"state-{number}.sqlite")}, served, total_pages)
+                         {"STATE_PATH": str(workdir / f"state-{number}.sqlite")}, served, total_pages, server_pid)
     return run_crawl(f"without state{suffix}", sites_file, workdir, {"NEWSCRAWL_STATE_ENABLED": "0"},
-                     served, total_pages)
+                     served, total_pages, server_pid)
 
 
 if __name__ == "__main__":
