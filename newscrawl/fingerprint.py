@@ -1,23 +1,31 @@
 """Content fingerprints of articles, for near-duplicate detection (syndicated stories).
 
-An article's text becomes a set of shingles (3 consecutive words; CJK
-characters count as words, each shingle hashed to 32 bits with numpy),
-summarised by a MinHash signature from ``datasketch``. Two articles whose shingle sets have a Jaccard similarity of
-at least ``NEAR_DUPLICATE_JACCARD`` are near-duplicates. To find candidates
-without comparing every pair, the signature is cut into ``BANDS`` bands of
-``ROWS`` values; articles sharing one band key are candidates (LSH), and a
-candidate is confirmed by the signatures' estimated Jaccard.
+An article's text becomes a set of shingles (3 consecutive words; each CJK
+ideograph, kana or hangul syllable is a word of its own), summarised by a
+MinHash signature with the permutations of ``datasketch.MinHash`` (its
+``affine32`` scheme). Two articles whose shingle sets have a Jaccard
+similarity of at least ``NEAR_DUPLICATE_JACCARD`` are near-duplicates. To find
+candidates without comparing every pair, the signature is cut into ``BANDS``
+bands of ``ROWS`` values; articles sharing one band key are candidates (LSH),
+and a candidate is confirmed by the signatures' estimated Jaccard.
 
 Band and row counts were chosen for the S-curve 1-(1-J^ROWS)^BANDS: with
 12 bands of 5 rows a pair at J=0.8 becomes a candidate with probability
 0.99, a pair at J=0.3 with 0.03.
+
+Speed: the fingerprint runs once per article in the extraction worker, and
+that worker shares the machine with the crawl. Words are found and hashed
+with numpy over the text's code points (a character-class table, a token id
+per character, one polynomial hash per word), and the MinHash is applied to
+all shingles at once: ~0.15 ms for a 3 KB article against ~0.3 ms with a
+regex, ``zlib.crc32`` per word and ``MinHash.update_batch`` (which loops over
+the values in Python). ``FINGERPRINT_SCHEME`` names this recipe; the state
+stores it, because signatures of another recipe cannot be compared.
 """
 from __future__ import annotations
 
 import hashlib
-import re
 import struct
-import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -25,6 +33,9 @@ from typing import Sequence
 import numpy as np
 from datasketch import MinHash
 
+# Names the shingling, word hash and MinHash below. Change it with any of them: a state holding
+# signatures of another scheme drops them (state.py), since they would never match new ones.
+FINGERPRINT_SCHEME = "words3-poly32-affine32-60"
 SHINGLE_WORDS = 3  # words per shingle (3-grams: short enough to survive small edits)
 BANDS = 12  # LSH bands per signature
 ROWS = 5  # signature values per band
@@ -37,13 +48,17 @@ NEAR_DUPLICATE_JACCARD = 0.8
 # Texts with fewer shingles than this are too short to judge (a shared short notice is not a story).
 MIN_SHINGLES = 20
 
-# Words: runs of letters/digits, or one CJK ideograph / kana / hangul syllable each.
-_TOKEN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]|[^\W_]+")
+# Character classes: words are runs of letters/digits (str.isalnum); each CJK ideograph, kana or
+# hangul syllable is a word by itself. Characters beyond the BMP count as separators.
+_OTHER, _WORD, _SINGLE = 0, 1, 2
+_SINGLE_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF))
+_BMP_LAST = 0xFFFF  # a noncharacter: where code points beyond the BMP are looked up, class _OTHER
+_WORD_HASH_BASE = 0x01000193  # multiplier of the per-word polynomial hash (the FNV-1 32-bit prime)
+_MAX_WORD_POSITION = 4095  # characters of a word after this one share the last power of the base
 _BAND_KEY = struct.Struct(">q")
 _PERSONS = [band.to_bytes(2, "big") for band in range(BANDS)]
 # Odd 32-bit multipliers mixing the words of a shingle in order ("a b c" and "c b a" differ).
-_WINDOW_MULTIPLIERS = (0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D)[:SHINGLE_WORDS]
-_MASK32 = np.uint64(0xFFFFFFFF)
+_WINDOW_MULTIPLIERS = tuple(np.uint32(m) for m in (0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D)[:SHINGLE_WORDS])
 
 
 @dataclass(frozen=True)
@@ -77,16 +92,63 @@ class Fingerprint:
         return usable[int(hits[0])] if len(hits) else None
 
 
+@lru_cache(maxsize=1)
+def _character_classes() -> np.ndarray:
+    """The class (_OTHER, _WORD, _SINGLE) of every BMP code point (~10 ms once per process)."""
+    classes = np.fromiter((chr(code).isalnum() for code in range(_BMP_LAST + 1)), dtype=np.uint8,
+                          count=_BMP_LAST + 1)
+    for low, high in _SINGLE_RANGES:
+        classes[low:high + 1] = _SINGLE
+    classes[_BMP_LAST] = _OTHER
+    return classes
+
+
+@lru_cache(maxsize=1)
+def _word_hash_powers() -> np.ndarray:
+    """_WORD_HASH_BASE ** position (mod 2**32) for positions 0.._MAX_WORD_POSITION in a word."""
+    powers = np.empty(_MAX_WORD_POSITION + 1, dtype=np.uint32)
+    value = 1
+    for position in range(_MAX_WORD_POSITION + 1):
+        powers[position] = value
+        value = (value * _WORD_HASH_BASE) & 0xFFFFFFFF
+    return powers
+
+
+def _fmix32(values: np.ndarray) -> np.ndarray:
+    """MurmurHash3's 32-bit finalizer (a bijection that spreads every input bit over the output)."""
+    values = values ^ (values >> np.uint32(16))
+    values = values * np.uint32(0x85EBCA6B)
+    values = values ^ (values >> np.uint32(13))
+    values = values * np.uint32(0xC2B2AE35)
+    return values ^ (values >> np.uint32(16))
+
+
+def word_hashes(text: str) -> np.ndarray:
+    """A 32-bit hash of each word of the lower-cased text, in order (see the module docstring)."""
+    codes = np.frombuffer(text.lower().encode("utf-32-le"), dtype=np.uint32)
+    classes = _character_classes()[np.minimum(codes, _BMP_LAST)]
+    in_word = np.flatnonzero(classes)  # positions of the characters that belong to words
+    if not len(in_word):
+        return np.empty(0, dtype=np.uint32)
+    after_word = np.empty_like(classes)
+    after_word[0] = _OTHER
+    after_word[1:] = classes[:-1]
+    starts = (classes == _SINGLE) | ((classes == _WORD) & (after_word != _WORD))
+    word_of = np.cumsum(starts)[in_word] - 1  # for each word character, the index of its word
+    position = in_word - np.flatnonzero(starts)[word_of]  # its position in that word
+    terms = codes[in_word] * _word_hash_powers()[np.minimum(position, _MAX_WORD_POSITION)]
+    return _fmix32(np.add.reduceat(terms, np.flatnonzero(position == 0)))
+
+
 def shingle_hashes(text: str) -> np.ndarray:
-    """Distinct 32-bit hashes of the text's shingles (CRC-32 per word, combined per 3-word window)."""
-    tokens = _TOKEN_RE.findall(text.lower())
-    if len(tokens) < SHINGLE_WORDS:
-        return np.empty(0, dtype=np.uint64)
-    words = np.fromiter((zlib.crc32(t.encode("utf-8")) for t in tokens), dtype=np.uint64, count=len(tokens))
-    count = len(tokens) - SHINGLE_WORDS + 1
-    combined = np.zeros(count, dtype=np.uint64)
+    """Distinct 32-bit hashes of the text's shingles (word hashes mixed per 3-word window)."""
+    words = word_hashes(text)
+    if len(words) < SHINGLE_WORDS:
+        return np.empty(0, dtype=np.uint32)
+    count = len(words) - SHINGLE_WORDS + 1
+    combined = np.zeros(count, dtype=np.uint32)
     for offset, multiplier in enumerate(_WINDOW_MULTIPLIERS):
-        combined = (combined + words[offset:offset + count] * np.uint64(multiplier)) & _MASK32
+        combined += words[offset:offset + count] * multiplier  # wraps modulo 2**32
     return np.unique(combined)
 
 
@@ -101,9 +163,20 @@ def band_keys(signature: np.ndarray) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=1)
-def _template() -> MinHash:
-    """A MinHash whose permutations are reused (drawing them costs more than hashing an article)."""
-    return MinHash(num_perm=NUM_PERM, seed=SEED)
+def _permutations() -> tuple[np.ndarray, np.ndarray]:
+    """The (a, b) of datasketch's affine32 permutations for NUM_PERM and SEED, as uint32 columns."""
+    template = MinHash(num_perm=NUM_PERM, seed=SEED, scheme="affine32")
+    first, second = template.permutations
+    return np.asarray(first, dtype=np.uint32), np.asarray(second, dtype=np.uint32)
+
+
+def minhash_signature(shingles: np.ndarray) -> np.ndarray:
+    """The MinHash signature of 32-bit shingle hashes: what ``MinHash(scheme="affine32")``'s
+    ``update_batch`` computes with the identity as hash function (a test holds the two equal),
+    in one matrix operation instead of a Python loop over the values."""
+    first, second = _permutations()
+    mixed = _fmix32(shingles.astype(np.uint32, copy=False))[:, np.newaxis]
+    return (mixed * first + second).min(axis=0)
 
 
 def fingerprint_text(text: str) -> Fingerprint | None:
@@ -111,9 +184,5 @@ def fingerprint_text(text: str) -> Fingerprint | None:
     shingles = shingle_hashes(text)
     if len(shingles) < MIN_SHINGLES:
         return None
-    template = _template()
-    minhash = MinHash(num_perm=NUM_PERM, seed=SEED, hashfunc=int, permutations=template.permutations,
-                      scheme=template.scheme)
-    minhash.update_batch(shingles.tolist())  # already hashed: the hash function is the identity
-    signature = np.asarray(minhash.hashvalues, dtype=np.uint32)
+    signature = minhash_signature(shingles)
     return Fingerprint(signature.tobytes(), band_keys(signature))

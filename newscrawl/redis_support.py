@@ -30,7 +30,7 @@ from scrapy import signals
 from scrapy.exceptions import DontCloseSpider, NotConfigured
 from twisted.internet import task
 
-from .fingerprint import Fingerprint
+from .fingerprint import FINGERPRINT_SCHEME, Fingerprint
 from .state import ArticleRecord, CachedListing, url_key
 
 logger = logging.getLogger(__name__)
@@ -61,7 +61,25 @@ class RedisState:
     def from_settings(cls, settings) -> RedisState:
         client = _redis_from_url(settings.get("REDIS_URL"))
         client.ping()
-        return cls(client, settings.get("NEWSCRAWL_REDIS_PREFIX") or DEFAULT_PREFIX)
+        state = cls(client, settings.get("NEWSCRAWL_REDIS_PREFIX") or DEFAULT_PREFIX)
+        state.drop_foreign_signatures()
+        return state
+
+    def drop_foreign_signatures(self) -> None:
+        """Forget signatures and band keys of another fingerprint recipe (see ``SqliteState``). Every
+        crawler sharing one Redis must run the same version."""
+        stored = self.redis.get(self._key("fingerprint"))
+        if stored is not None and stored.decode() == FINGERPRINT_SCHEME:
+            return
+        stale = self.redis.hlen(self._key("signatures"))
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete(self._key("signatures"), self._key("bands"))
+        pipe.set(self._key("fingerprint"), FINGERPRINT_SCHEME)
+        pipe.execute()
+        if stale:
+            logger.warning("%s: dropped the fingerprints of %d article(s) made by an older recipe (now %s); "
+                           "near-duplicates of those articles are not detected", self.describe(), stale,
+                           FINGERPRINT_SCHEME)
 
     def describe(self) -> str:
         kwargs = self.redis.connection_pool.connection_kwargs

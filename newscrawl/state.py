@@ -23,6 +23,7 @@ methods.
 from __future__ import annotations
 
 import hashlib
+import logging
 import sqlite3
 import struct
 import zlib
@@ -32,8 +33,10 @@ from pathlib import Path
 from typing import Iterable
 
 from .clock import utc_now
-from .fingerprint import Fingerprint
+from .fingerprint import FINGERPRINT_SCHEME, Fingerprint
 from .keyfilter import DEFAULT_FILTER_MIB, KeyFilter
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_STATE_PATH = ".newscrawl/state.sqlite"
 SCHEMA_VERSION = "1"
@@ -111,7 +114,27 @@ class SqliteState:
         self.writes: sqlite3.Connection | None = None  # add_articles' own connection, opened on first use
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        self._drop_foreign_signatures()
         self.filter = self._load_filter(filter_mib) if filter_mib > 0 else None
+
+    def _drop_foreign_signatures(self) -> None:
+        """Forget signatures and band keys made by another fingerprint recipe (an older version).
+
+        They could never match a new signature, so near-duplicates of those articles go undetected
+        either way; their URLs stay, so they are still not fetched or emitted again. A file from before
+        the recipe was recorded has no ``fingerprint`` row: its signatures count as foreign.
+        """
+        row = self.db.execute("SELECT value FROM meta WHERE name = 'fingerprint'").fetchone()
+        if row is not None and row[0] == FINGERPRINT_SCHEME:
+            return
+        with self._transaction():
+            stale = self.db.execute("UPDATE articles SET signature = NULL WHERE signature IS NOT NULL").rowcount
+            self.db.execute("DELETE FROM bands")
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (FINGERPRINT_SCHEME,))
+        if stale:
+            logger.warning("%s: dropped the fingerprints of %d article(s) made by an older recipe (now %s); "
+                           "near-duplicates of those articles are not detected", self.path, stale,
+                           FINGERPRINT_SCHEME)
 
     def _load_filter(self, mib: float) -> KeyFilter:
         """A filter holding every URL and band key in the file (~1 s per 2 million keys)."""

@@ -8,6 +8,7 @@ A later crawler on the same Redis emits nothing: the state lives in Redis.
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import socket
 import subprocess
@@ -86,3 +87,25 @@ def test_two_crawlers_share_one_queue_and_emit_each_article_once(redis_url, tmp_
         assert later == []
     finally:
         web.stop()
+
+
+def test_signatures_of_another_fingerprint_recipe_are_dropped_from_redis(redis_url, caplog):
+    import redis
+
+    from newscrawl.demo.stories import HARBOR
+    from newscrawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
+    from newscrawl.redis_support import RedisState
+    from incremental_web import story_record
+
+    client = redis.Redis.from_url(redis_url)
+    state = RedisState(client, prefix="recipe-test")
+    state.drop_foreign_signatures()  # a fresh prefix: records the recipe
+    state.add_articles([story_record(0)])
+    copy = fingerprint_text("Republished with permission. " + " ".join(HARBOR[0].paragraphs))
+    assert state.near_duplicate_of(copy, NEAR_DUPLICATE_JACCARD) == "http://a.test/" + HARBOR[0].key
+    client.set("recipe-test:fingerprint", "an-older-recipe")
+    with caplog.at_level(logging.WARNING, logger="newscrawl.redis_support"):
+        state.drop_foreign_signatures()
+    assert "dropped the fingerprints of 1 article(s)" in caplog.text
+    assert state.near_duplicate_of(copy, NEAR_DUPLICATE_JACCARD) is None
+    assert state.is_known("http://a.test/" + HARBOR[0].key)  # the URL stays known

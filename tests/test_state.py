@@ -2,9 +2,15 @@
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
+
+import numpy as np
+from datasketch import MinHash
 
 from newscrawl.demo.stories import HARBOR
-from newscrawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
+from newscrawl.fingerprint import (FINGERPRINT_SCHEME, NEAR_DUPLICATE_JACCARD, NUM_PERM, SEED, fingerprint_text,
+                                   minhash_signature, shingle_hashes, word_hashes)
 from newscrawl.incremental import Ledger
 from newscrawl.items import ArticleItem
 from newscrawl.jsonl import repair_output
@@ -125,6 +131,43 @@ def test_look_ups_do_not_wait_for_a_write_in_progress(tmp_path):
 
 def test_short_texts_get_no_fingerprint():
     assert fingerprint_text("Breaking: road closed.") is None
+
+
+def test_words_are_letter_runs_and_single_cjk_characters_hashed_by_their_letters():
+    words = word_hashes("Rain, rain -- RAIN! nair 9月2日电")
+    assert len(words) == 4 + 5  # four Latin words; 9, 月, 2, 日, 电
+    assert words[0] == words[1] == words[2]  # case and punctuation do not matter
+    assert words[3] != words[0]  # the same letters in another order
+    assert len(word_hashes("")) == 0 and len(word_hashes(" ,.;!")) == 0
+    assert len(word_hashes("🙂 word 😀")) == 1  # characters beyond the BMP separate words
+
+
+def test_minhash_signature_is_datasketchs_affine32_minhash():
+    shingles = shingle_hashes(" ".join(HARBOR[0].paragraphs))
+    reference = MinHash(num_perm=NUM_PERM, seed=SEED, scheme="affine32", hashfunc=int)
+    reference.update_batch(shingles.tolist())
+    assert np.array_equal(minhash_signature(shingles), np.asarray(reference.hashvalues, dtype=np.uint32))
+
+
+def test_signatures_of_another_fingerprint_recipe_are_dropped_and_the_urls_kept(tmp_path, caplog):
+    path = tmp_path / "state.sqlite"
+    SqliteState(path).add_articles([story_record(0), story_record(1)])
+    with sqlite3.connect(path) as db:  # as if written by a version with another recipe
+        db.execute("UPDATE meta SET value = 'an-older-recipe' WHERE name = 'fingerprint'")
+    with caplog.at_level(logging.WARNING, logger="newscrawl.state"):
+        state = SqliteState(path)
+    assert "dropped the fingerprints of 2 article(s)" in caplog.text
+    assert state.counts()["bands"] == 0
+    assert state.is_known("http://a.test/" + HARBOR[0].key)
+    copy = fingerprint_text("Republished with permission. " + " ".join(HARBOR[0].paragraphs))
+    assert state.near_duplicate_of(copy, NEAR_DUPLICATE_JACCARD) is None
+    state.add_articles([story_record(2)])
+    state.close()
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="newscrawl.state"):
+        state = SqliteState(path)  # the recipe is recorded now: the new signatures stay
+    assert not caplog.text and state.counts()["bands"] > 0
+    assert state.db.execute("SELECT value FROM meta WHERE name = 'fingerprint'").fetchone()[0] == FINGERPRINT_SCHEME
 
 
 def test_prune_forgets_old_articles_and_reset_removes_the_file(tmp_path, capsys):
