@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .blocks import has_prose, is_dated_link_list, is_link_navigation, is_link_teaser
 from .density import DensityTable, guarded_log
+from .dom import text_of
 from .options import ExtractOptions
 from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_ANYWHERE_ASCII_RE,
                        BOILERPLATE_LINE_ANYWHERE_RE, BOILERPLATE_LINE_START_RE, CONTAINER_TAGS,
@@ -307,7 +308,7 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
         for i in short_blocks:
             chars = text[i]
             element = table.elements[i]
-            line = " ".join(element.text_content().split())
+            line = " ".join(text_of(element).split())
             if (chars <= limit and is_boilerplate_line(line)) or \
                     (chars <= furniture_limit and FURNITURE_LINE_RE.match(line)):
                 doomed.append(element)
@@ -340,7 +341,7 @@ def cut_end_sections(nodes: list) -> None:
 
 
 def _opens_end_section(heading) -> bool:
-    return END_SECTION_HEADING_RE.search(" ".join(heading.text_content().split())) is not None
+    return END_SECTION_HEADING_RE.search(" ".join(text_of(heading).split())) is not None
 
 
 def drop_headline_and_captions(nodes: list, options: ExtractOptions) -> None:

@@ -273,6 +273,14 @@ def drop_elements(root: lxml.html.HtmlElement, doomed: list) -> None:
         root.drop_tree()
 
 
+def text_of(element: lxml.html.HtmlElement) -> str:
+    """``element.text_content()``, read from ``element.text`` when it has no child: the whole
+    text then, without the XPath call (~10x faster; half the short blocks the content rules read)."""
+    if len(element):
+        return element.text_content()
+    return element.text or ""
+
+
 def _is_heading_section(element: lxml.html.HtmlElement) -> bool:
     """A document section whose id is its heading's text slugified, of SECTION_SLUG_MIN_WORDS words
     or more (docutils and Sphinx: id="sharing-with-a-single-developer" over "Sharing with a single
