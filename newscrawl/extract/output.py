@@ -29,8 +29,8 @@ def render_text(nodes: list) -> str:
                     append("\n")
                 if element is not node and element.tail:
                     append(element.tail)
-    lines = (" ".join(line.split()) for line in "".join(parts).split("\n"))
-    return "\n".join(line for line in lines if line)
+    # Blank lines (most of them: one per block boundary) are passed before their split.
+    return "\n".join([" ".join(line.split()) for line in "".join(parts).split("\n") if line and not line.isspace()])
 
 
 def _absolute(base_url: str | None, value: str) -> str:
