@@ -49,8 +49,12 @@ def _clean_attributes(element, tag: str, base_url: str | None) -> None:
     Each kept value is read once and written once, in KEPT_ATTRIBUTES order (``tag``: the
     element's tag, read by the caller).
     """
-    if not element.attrib:
+    attributes = element.attrib
+    if not attributes:
         return   # most content elements carry none: nothing to keep, drop or rewrite
+    if tag not in KEPT_ATTRIBUTES:
+        attributes.clear()   # nothing to keep (an <img> keeps its src: it is in KEPT_ATTRIBUTES)
+        return
     if tag == "img" and not (element.get("src") or "").strip().lower().startswith(("http", "/", ".")) \
             and any(element.get(lazy) for lazy in LAZY_IMAGE_ATTRIBUTES):
         for lazy in LAZY_IMAGE_ATTRIBUTES:
@@ -67,7 +71,7 @@ def _clean_attributes(element, tag: str, base_url: str | None) -> None:
                 continue
             value = _absolute(base_url, value)
         kept[name] = value
-    element.attrib.clear()   # clear() never validates names: hostile pages have invalid ones
+    attributes.clear()   # clear() never validates names: hostile pages have invalid ones
     for name, value in kept.items():
         element.set(name, value)
 
@@ -124,8 +128,11 @@ def render_html(nodes: list, base_url: str | None = None, *, keep_nodes: bool = 
 
 def _is_empty_block(element) -> bool:
     """No text and no image inside. Its own text is looked at first: most blocks start with
-    some, and ``text_content`` is an XPath call per element."""
+    some, and ``text_content`` is an XPath call per element. The image is looked for with
+    ``iter`` (in C), not with ``find``'s path language."""
     text = element.text
     if text and not text.isspace():
         return False
-    return not element.text_content().strip() and element.find(".//img") is None
+    if not len(element):
+        return True   # no child: its blank text is all it holds
+    return not element.text_content().strip() and next(element.iter("img"), None) is None
