@@ -191,6 +191,7 @@ BOILERPLATE_LINE_START_RE = re.compile(
 )
 BOILERPLATE_LINE_ANYWHERE_RE = re.compile(
     r"all rights reserved|版权所有|is not responsible for the content of external", re.I)
+BOILERPLATE_LINE_START_ASCII_RE = ascii_lowercase_twin(BOILERPLATE_LINE_START_RE)
 BOILERPLATE_LINE_ANYWHERE_ASCII_RE = ascii_lowercase_twin(BOILERPLATE_LINE_ANYWHERE_RE)
 # Blocks of the blog engines' furniture (like buttons, "Powered by WordPress", trackback and
 # closed-comment notices) and photo widgets' "Hide caption", matched on blocks of at most
