@@ -15,17 +15,23 @@ def render_text(nodes: list) -> str:
     """Main text: one paragraph per line; headings and list items on their own lines."""
     parts: list[str] = []
     append = parts.append
+    # Whether each open element is block-level, pushed at its start and popped at its end: the
+    # tag is read once (each read of ``.tag`` builds a new str): 0.168 -> 0.152 ms a page run
+    # again on the same nodes, 0.199 -> 0.195 in the pipeline (steps6's 350 pages, 2026-11-22).
+    open_blocks: list[bool] = []
+    push, pop = open_blocks.append, open_blocks.pop
     for node in nodes:
         append("\n")
         for event, element in lxml.etree.iterwalk(node, events=("start", "end")):
-            tag = element.tag
             if event == "start":
-                if tag in BLOCK_LEVEL_TAGS:
+                block = element.tag in BLOCK_LEVEL_TAGS
+                push(block)
+                if block:
                     append("\n")
                 if element.text:
                     append(element.text)
             else:
-                if tag in BLOCK_LEVEL_TAGS:
+                if pop():
                     append("\n")
                 if element is not node and element.tail:
                     append(element.tail)
