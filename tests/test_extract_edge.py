@@ -16,6 +16,7 @@ from newscrawl.extract import ExtractResult, extract
 from newscrawl.extract.content import choose_content
 from newscrawl.extract.density import DensityTable
 from newscrawl.extract.dom import clean_tree
+from newscrawl.extract.language import guess_language
 from newscrawl.extract.options import DEFAULT_OPTIONS
 from newscrawl.extract.output import render_text
 
@@ -296,3 +297,13 @@ def test_long_article_is_not_cut_to_one_paragraph():
     result = extract(f"<html><body><h1>Pipes</h1><div class='content'>{body}</div></body></html>")
     for i in range(12):
         assert f"Paragraph {i}." in result.text
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("The café is open and the food is good", "en"),   # non-ASCII: searched lowercased
+    ("ıs " * 10, "en"),    # dotless i: re.I reads "is", lower() keeps it
+    ("İN " * 10, "en"),    # dotted capital I: lower() makes it two characters
+    ("Der Bäcker öffnet um acht Uhr", None),
+])
+def test_english_function_words_are_counted_as_re_i_finds_them(text, expected):
+    assert guess_language(text) == expected

@@ -15,22 +15,28 @@ def render_text(nodes: list) -> str:
     """Main text: one paragraph per line; headings and list items on their own lines."""
     parts: list[str] = []
     append = parts.append
+    # Whether each open element is block-level, pushed at its start and popped at its end: the
+    # tag is read once (each read of ``.tag`` builds a new str): 0.168 -> 0.152 ms a page run
+    # again on the same nodes, 0.199 -> 0.195 in the pipeline (steps6's 350 pages, 2026-11-22).
+    open_blocks: list[bool] = []
+    push, pop = open_blocks.append, open_blocks.pop
     for node in nodes:
         append("\n")
         for event, element in lxml.etree.iterwalk(node, events=("start", "end")):
-            tag = element.tag
             if event == "start":
-                if tag in BLOCK_LEVEL_TAGS:
+                block = element.tag in BLOCK_LEVEL_TAGS
+                push(block)
+                if block:
                     append("\n")
                 if element.text:
                     append(element.text)
             else:
-                if tag in BLOCK_LEVEL_TAGS:
+                if pop():
                     append("\n")
                 if element is not node and element.tail:
                     append(element.tail)
-    lines = (" ".join(line.split()) for line in "".join(parts).split("\n"))
-    return "\n".join(line for line in lines if line)
+    # Blank lines (most of them: one per block boundary) are passed before their split.
+    return "\n".join([" ".join(line.split()) for line in "".join(parts).split("\n") if line and not line.isspace()])
 
 
 def _absolute(base_url: str | None, value: str) -> str:
@@ -49,8 +55,12 @@ def _clean_attributes(element, tag: str, base_url: str | None) -> None:
     Each kept value is read once and written once, in KEPT_ATTRIBUTES order (``tag``: the
     element's tag, read by the caller).
     """
-    if not element.attrib:
+    attributes = element.attrib
+    if not attributes:
         return   # most content elements carry none: nothing to keep, drop or rewrite
+    if tag not in KEPT_ATTRIBUTES:
+        attributes.clear()   # nothing to keep (an <img> keeps its src: it is in KEPT_ATTRIBUTES)
+        return
     if tag == "img" and not (element.get("src") or "").strip().lower().startswith(("http", "/", ".")) \
             and any(element.get(lazy) for lazy in LAZY_IMAGE_ATTRIBUTES):
         for lazy in LAZY_IMAGE_ATTRIBUTES:
@@ -67,7 +77,7 @@ def _clean_attributes(element, tag: str, base_url: str | None) -> None:
                 continue
             value = _absolute(base_url, value)
         kept[name] = value
-    element.attrib.clear()   # clear() never validates names: hostile pages have invalid ones
+    attributes.clear()   # clear() never validates names: hostile pages have invalid ones
     for name, value in kept.items():
         element.set(name, value)
 
@@ -124,8 +134,11 @@ def render_html(nodes: list, base_url: str | None = None, *, keep_nodes: bool = 
 
 def _is_empty_block(element) -> bool:
     """No text and no image inside. Its own text is looked at first: most blocks start with
-    some, and ``text_content`` is an XPath call per element."""
+    some, and ``text_content`` is an XPath call per element. The image is looked for with
+    ``iter`` (in C), not with ``find``'s path language."""
     text = element.text
     if text and not text.isspace():
         return False
-    return not element.text_content().strip() and element.find(".//img") is None
+    if not len(element):
+        return True   # no child: its blank text is all it holds
+    return not element.text_content().strip() and next(element.iter("img"), None) is None

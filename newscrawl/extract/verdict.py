@@ -7,6 +7,7 @@ about page by its lack of prose lines.
 from __future__ import annotations
 
 from .confidence import weighted_length
+from .dom import text_of
 from .options import ExtractOptions
 from .patterns import HEADING_TAGS
 
@@ -19,8 +20,8 @@ def content_link_density(nodes: list) -> float:
     """Share of the content's characters inside <a> elements."""
     total = links = 0
     for node in nodes:
-        total += len(node.text_content().strip())
-        links += sum(len(a.text_content().strip()) for a in node.iter("a"))
+        total += len(text_of(node).strip())
+        links += sum(len(text_of(a).strip()) for a in node.iter("a"))
     return links / total if total else 0.0
 
 
