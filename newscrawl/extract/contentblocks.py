@@ -38,7 +38,8 @@ class _Counts:
 
     def __init__(self, root):
         self.elements = [e for e in root.iter(lxml.etree.Element)]
-        index = {id(e): i for i, e in enumerate(self.elements)}
+        # id() of each element -> its place; valid while ``elements`` holds the proxies
+        self.index = index = {id(e): i for i, e in enumerate(self.elements)}
         size = len(self.elements)
         self.text, self.link_text, self.tags, self.links = [0] * size, [0] * size, [0] * size, [0] * size
         self.punct, self.longest, self.fields = [0] * size, [0] * size, [0] * size
@@ -85,9 +86,27 @@ class _Counts:
                          self.longest[i])
 
 
-def block_stats(element) -> NodeStats:
-    """The anchor-rule counts of one element and everything inside it."""
-    return _Counts(element).stats(0)
+class BlockStatsReader:
+    """The anchor-rule counts of blocks (an element and everything inside it) of one tree
+    that does not change meanwhile.
+
+    The counts of a block hold those of every block inside it: a block inside one counted
+    before (or counted again) is read from those counts. The date search asks for list-named
+    blocks in several walks, and for the lists inside lists (a list of ~500 elements and its
+    one item counted 3 times each on a page of ../shared/eval, 2026-11-22).
+    """
+
+    def __init__(self):
+        self._counted: list[_Counts] = []
+
+    def __call__(self, element) -> NodeStats:
+        for counts in self._counted:
+            index = counts.index.get(id(element))
+            if index is not None:
+                return counts.stats(index)
+        counts = _Counts(element)
+        self._counted.append(counts)
+        return counts.stats(0)
 
 
 def classify_block(stats: NodeStats, text_fields: int, options: ExtractOptions) -> str:
