@@ -304,13 +304,19 @@ def _cut_at_footer(text: str) -> tuple[str, str | None]:
     text = _ascii_digits(text)
     lowered = text.lower()
     if len(lowered) == len(text):
-        footer = dp.FOOTER_LOWER_RE.search(lowered)
-        if footer is None:
+        footer = _footer_start(lowered)
+        if footer < 0:
             return text, lowered
-        return text[:footer.start()], lowered[:footer.start()]
+        return text[:footer], lowered[:footer]
     # a character changed length when lowercased: positions differ
     footer = dp.FOOTER_TEXT_RE.search(text)
     return (text[:footer.start()] if footer else text), None
+
+
+def _footer_start(lowered: str) -> int:
+    """Where the first footer marker starts in lowercased text; -1 when none is there."""
+    starts = [start for marker in dp.FOOTER_MARKERS if (start := lowered.find(marker)) >= 0]
+    return min(starts, default=-1)
 
 
 def _ascii_digits(text: str) -> str:
