@@ -158,6 +158,7 @@ def test_nul_and_control_characters():
     "<html><body><p>plain ASCII</p></body></html>",
     "<html><head><meta charset=gbk></head><body><p>héllo 中文 \U0001F600</p></body></html>",
     "<html><body><p>a\ud800b</p><p>after a lone surrogate</p></body></html>",
+    "\ufeff\ufeff<p>a byte order mark, and one more</p>",
 ])
 def test_parse_html_builds_the_tree_of_the_str(html):
     """The page is parsed as UTF-8 bytes when it can be: the tree is the one of the str."""
