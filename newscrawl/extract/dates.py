@@ -563,7 +563,7 @@ def _foreign_test(options: ExtractOptions) -> Callable[[lxml.html.HtmlElement], 
     block is also link navigation: a byline row is often styled as a list, or is the footer
     of the headline's card. The text walks call it on every element they pass (~400 a page
     of ../shared/eval): one closure instead of a partial and two nested calls. It counts
-    each block once (``BlockStatsReader``): make one per page, and none across a change of the tree.
+    each block once (``BlockStatsReader``): make one per page, and a new one when the tree changes.
     """
     block_stats = BlockStatsReader()
 
