@@ -15,7 +15,7 @@ import pytest
 from newscrawl.extract import ExtractResult, extract
 from newscrawl.extract.content import choose_content
 from newscrawl.extract.density import DensityTable
-from newscrawl.extract.dom import clean_tree
+from newscrawl.extract.dom import clean_tree, parse_html
 from newscrawl.extract.language import guess_language
 from newscrawl.extract.options import DEFAULT_OPTIONS
 from newscrawl.extract.output import render_text
@@ -153,6 +153,18 @@ def test_nul_and_control_characters():
         assert bad not in result.html
     assert result.is_article
     assert "Work will start in the spring" in result.text
+
+
+@pytest.mark.parametrize("html", [
+    "<html><body><p>plain ASCII</p></body></html>",
+    "<html><head><meta charset=gbk></head><body><p>héllo 中文 \U0001F600</p></body></html>",
+    "<html><body><p>a\ud800b</p><p>after a lone surrogate</p></body></html>",
+    "\ufeff\ufeff<p>a byte order mark, and one more</p>",
+])
+def test_parse_html_builds_the_tree_of_the_str(html):
+    """The page is parsed as UTF-8 bytes when it can be: the tree is the one of the str."""
+    expected = lxml.html.document_fromstring(html)
+    assert lxml.etree.tostring(parse_html(html)) == lxml.etree.tostring(expected)
 
 
 def test_nul_bytes_in_bytes_input():

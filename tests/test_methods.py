@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from newscrawl.extract import extract
-from newscrawl.extract.contentblocks import find_noise_blocks
+from newscrawl.extract.contentblocks import BlockStatsReader, find_noise_blocks
 from newscrawl.extract.dom import parse_html
 from newscrawl.extract.lineblock import article_lines, block_lengths
 from newscrawl.extract.options import ExtractOptions
@@ -258,6 +258,19 @@ def test_content_blocks_remove_navigation_and_forms():
     assert [e.get("class") for e in noise] == ["nav", "login"]
     result = extract(html, content_blocks=True)
     assert "The river rose overnight" in result.text and "Politics" not in result.text
+
+
+
+def test_block_stats_reader_reads_inner_blocks_from_the_outer_counts():
+    html = """<html><body><ul class="list"><li class="list-item">Intro text, plain. <a href="/1">One</a>
+<ul class="list"><li><a href="/2">Two</a> and more.</li></ul></li></ul><p>Outside.</p></body></html>"""
+    root = parse_html(html)
+    blocks = list(root.iter("ul", "li"))
+    fresh = [BlockStatsReader()(block) for block in blocks]
+    reader = BlockStatsReader()
+    assert [reader(block) for block in blocks] == fresh   # the first counts all of them
+    assert [reader(block) for block in reversed(blocks)] == fresh[::-1]
+    assert fresh[0].link_tags == 2 and fresh[-1].link_tags == 1
 
 
 # --- command lines ---------------------------------------------------------------------

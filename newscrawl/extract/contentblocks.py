@@ -39,14 +39,15 @@ class _Counts:
     def __init__(self, root):
         self.elements = list(root.iter(lxml.etree.Element))
         size = len(self.elements)
-        index = dict(zip(map(id, self.elements), range(size)))
+        # id() of each element -> its place; valid while ``elements`` holds the proxies
+        self.index = index = dict(zip(map(id, self.elements), range(size)))
         self.text, self.link_text, self.tags, self.links = [0] * size, [0] * size, [0] * size, [0] * size
         self.punct, self.longest = [0] * size, [0] * size
         self.parents = [-1] * size   # index of each element's parent (-1: the root)
         # One loop with the lists in locals, no method call per element: the date search
         # counts every block named like a list this way (dates._foreign_test). The form-field
         # and <h1> counts of find_noise_blocks have a pass of their own (fields_and_h1), and
-        # max() is written as comparisons: block_stats 0.10 -> 0.065 ms a page of steps6's 350
+        # max() is written as comparisons: the block counts 0.10 -> 0.065 ms a page of steps6's 350
         # pages of ../shared/eval (old and new interleaved on the same blocks, 3 runs, 2026-11-22).
         text, link_text, tags, links = self.text, self.link_text, self.tags, self.links
         punct, longest, parents = self.punct, self.longest, self.parents
@@ -103,9 +104,27 @@ class _Counts:
         return fields, has_h1
 
 
-def block_stats(element) -> NodeStats:
-    """The anchor-rule counts of one element and everything inside it."""
-    return _Counts(element).stats(0)
+class BlockStatsReader:
+    """The anchor-rule counts of blocks (an element and everything inside it) of one tree
+    that does not change meanwhile.
+
+    The counts of a block hold those of every block inside it: a block inside one counted
+    before (or counted again) is read from those counts. The date search asks for list-named
+    blocks in several walks, and for the lists inside lists (a list of ~500 elements and its
+    one item counted 3 times each on a page of ../shared/eval, 2026-11-22).
+    """
+
+    def __init__(self):
+        self._counted: list[_Counts] = []
+
+    def __call__(self, element) -> NodeStats:
+        for counts in self._counted:
+            index = counts.index.get(id(element))
+            if index is not None:
+                return counts.stats(index)
+        counts = _Counts(element)
+        self._counted.append(counts)
+        return counts.stats(0)
 
 
 def classify_block(stats: NodeStats, text_fields: int, options: ExtractOptions) -> str:

@@ -283,8 +283,10 @@ SCRIPT_KEY_BEFORE_RE = re.compile(
     r"""\b(?:show|write|format)_?(?:date|time))["']?\s*\Z""",
     re.I,
 )
-# Markers of the page footer / copyright zone: dates after them are ignored.
-FOOTER_TEXT_RE = re.compile(r"©|copyright|版权所有|版權所有|all rights reserved|ICP备|ICP證|ICP证", re.I)
-# The same markers in lowercased text: long texts are searched this way (a case-insensitive
-# alternation is ~10x slower per character).
-FOOTER_LOWER_RE = re.compile(r"©|copyright|版权所有|版權所有|all rights reserved|icp备|icp證|icp证")
+# Markers of the page footer / copyright zone (lowercase): dates after them are ignored.
+# Lowercased text is searched for each with str.find, the first found wins: the search
+# of their alternation in the date search's texts took 3x as long (0.033 -> 0.012 ms a page
+# of ../shared/eval, 2026-11-22), a case-insensitive one is ~10x slower per character.
+FOOTER_MARKERS = ("©", "copyright", "版权所有", "版權所有", "all rights reserved", "icp备", "icp證", "icp证")
+# The markers in text whose lowercasing moved positions.
+FOOTER_TEXT_RE = re.compile("|".join(re.escape(marker) for marker in FOOTER_MARKERS), re.I)

@@ -29,7 +29,7 @@ import lxml.html
 
 from . import date_patterns as dp
 from .blocks import is_link_navigation
-from .contentblocks import block_stats
+from .contentblocks import BlockStatsReader
 from .metadata import PageMeta, tagged_elements
 from .named_attributes import select_attributes, words_in_values
 from .options import DEFAULT_OPTIONS, ExtractOptions
@@ -90,6 +90,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
     """The page's publish date as ISO 8601, or None when no source gives one."""
     bounds = _bounds(fetched_at, options)
     lang = page.lang
+    is_foreign = _foreign_test(options)  # one per page: it remembers the blocks it counted
     machine: list[Callable[[], Iterator[FoundDate | None]]] = [
         lambda: _from_jsonld(page, dp.JSONLD_PUBLISHED_KEYS, lang),
         lambda: _from_meta(page, dp.META_PUBLISHED_KEYS, lang),
@@ -97,10 +98,10 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
     shown: list[Callable[[], Iterator[FoundDate | None]]] = []
     if root is not None:
         machine.append(lambda: _from_raw_jsonld(root, lang))
-        machine.append(lambda: _from_marked_elements(root, page, lang, options))
+        machine.append(lambda: _from_marked_elements(root, page, lang, is_foreign))
         shown += [
-            lambda: _from_byline(root, page, lang, bounds, options),
-            lambda: _from_date_classes(root, page, lang, bounds, options),
+            lambda: _from_byline(root, page, lang, bounds, options, is_foreign),
+            lambda: _from_date_classes(root, page, lang, bounds, options, is_foreign),
             lambda: _from_labelled_text(root, lang, bounds, options),
         ]
     late: list[Callable[[], Iterator[FoundDate | None]]] = []
@@ -112,10 +113,10 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
         lambda: _from_meta(page, dp.META_MODIFIED_KEYS, lang),
     ]
     if root is not None:
-        late.append(lambda: _from_first_text_date(root, lang, bounds, options))
+        late.append(lambda: _from_first_text_date(root, lang, bounds, options, is_foreign))
     late.append(lambda: _from_url(page.first("og:image", "twitter:image")))
     if root is not None:
-        late.append(lambda: _from_updated_byline(root, page, lang, bounds, options))
+        late.append(lambda: _from_updated_byline(root, page, lang, bounds, options, is_foreign))
 
     machine_dates = _accepted(machine, bounds)
     found = next(machine_dates, None)
@@ -303,13 +304,19 @@ def _cut_at_footer(text: str) -> tuple[str, str | None]:
     text = _ascii_digits(text)
     lowered = text.lower()
     if len(lowered) == len(text):
-        footer = dp.FOOTER_LOWER_RE.search(lowered)
-        if footer is None:
+        footer = _footer_start(lowered)
+        if footer < 0:
             return text, lowered
-        return text[:footer.start()], lowered[:footer.start()]
+        return text[:footer], lowered[:footer]
     # a character changed length when lowercased: positions differ
     footer = dp.FOOTER_TEXT_RE.search(text)
     return (text[:footer.start()] if footer else text), None
+
+
+def _footer_start(lowered: str) -> int:
+    """Where the first footer marker starts in lowercased text; -1 when none is there."""
+    starts = [start for marker in dp.FOOTER_MARKERS if (start := lowered.find(marker)) >= 0]
+    return min(starts, default=-1)
 
 
 def _ascii_digits(text: str) -> str:
@@ -439,7 +446,7 @@ def _from_meta(page: PageMeta, keys: tuple[str, ...], lang: str | None) -> Itera
 
 
 def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None,
-                          options: ExtractOptions) -> Iterator[FoundDate | None]:
+                          is_foreign: Callable[[lxml.html.HtmlElement], bool]) -> Iterator[FoundDate | None]:
     """itemprop=datePublished, data-ptime, <time pubdate>, class "published", then <time datetime>."""
     token = f" {dp.PUBLISHED_CLASS_TOKEN} "
     classes = {value for value in words_in_values(root, "class", [dp.PUBLISHED_CLASS_TOKEN])
@@ -455,7 +462,7 @@ def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str
     for count, element in enumerate(times):
         if count >= 10:
             break
-        if element.get("datetime") and not _in_foreign_block(element, headline, options):
+        if element.get("datetime") and not _in_foreign_block(element, headline, is_foreign):
             yield _element_date(element, lang)
 
 
@@ -476,13 +483,12 @@ def _element_date(element: lxml.html.HtmlElement, lang: str | None,
 
 
 def _in_foreign_block(element: lxml.html.HtmlElement, headline: lxml.html.HtmlElement | None,
-                      options: ExtractOptions, depth: int = 8) -> bool:
+                      is_foreign: Callable[[lxml.html.HtmlElement], bool], depth: int = 8) -> bool:
     """True inside a comment, related-links or footer block (its dates are not the page's).
 
     A block holding the headline is the story's whatever its names: layout wrappers
     are named after the sidebar beside them ("layout--has-sidebar").
     """
-    is_foreign = _foreign_test(options)
     node = element
     for _ in range(depth):
         node = node.getparent()
@@ -514,14 +520,14 @@ def _foreign_names(names: str) -> int:
 
 
 def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: _Bounds,
-                 options: ExtractOptions) -> Iterator[FoundDate | None]:
+                 options: ExtractOptions, skip: Callable[[lxml.html.HtmlElement], bool]
+                 ) -> Iterator[FoundDate | None]:
     """The date next to the headline: a labelled one first, else the first one after it."""
     headline = find_byline_anchor(root, page)
     if headline is None:
         return
     inside, _ = _split_dates(visible_text(headline), lang, bounds)
     yield from inside
-    skip = _foreign_test(options)
     after = following_texts(headline, options.date_after_headline_chars, skip=skip)
     yield from _pick_in_runs(after, lang, bounds, options)
     before = preceding_texts(headline, options.date_before_headline_chars, skip=skip)[::-1]
@@ -529,12 +535,12 @@ def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, 
 
 
 def _from_updated_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: _Bounds,
-                         options: ExtractOptions) -> Iterator[FoundDate]:
+                         options: ExtractOptions, skip: Callable[[lxml.html.HtmlElement], bool]
+                         ) -> Iterator[FoundDate]:
     """A date shown as updated next to the headline: the last resort, as dateModified is."""
     headline = find_byline_anchor(root, page)
     if headline is None:
         return
-    skip = _foreign_test(options)
     runs = following_texts(headline, options.date_after_headline_chars, skip=skip)
     for index, run in enumerate(runs):
         prefix = runs[index - 1][-16:] + "\n" if index else ""
@@ -556,8 +562,11 @@ def _foreign_test(options: ExtractOptions) -> Callable[[lxml.html.HtmlElement], 
     footer block. Names that only say "list" (or "hot", "rank", "footer") count when the
     block is also link navigation: a byline row is often styled as a list, or is the footer
     of the headline's card. The text walks call it on every element they pass (~400 a page
-    of ../shared/eval): one closure instead of a partial and two nested calls.
+    of ../shared/eval): one closure instead of a partial and two nested calls. It counts
+    each block once (``BlockStatsReader``): make one per page, and a new one when the tree changes.
     """
+    block_stats = BlockStatsReader()
+
     def is_foreign(element: lxml.html.HtmlElement) -> bool:
         tag = element.tag
         if tag == "footer" or tag == "aside" or tag == "nav":
@@ -648,7 +657,8 @@ def _pick_in_text(text: str, lang: str | None, bounds: _Bounds,
 
 
 def _from_date_classes(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: _Bounds,
-                       options: ExtractOptions) -> Iterator[FoundDate | None]:
+                       options: ExtractOptions, is_foreign: Callable[[lxml.html.HtmlElement], bool]
+                       ) -> Iterator[FoundDate | None]:
     """Byline boxes named date/time/pubtime/info..., outside comments and link lists."""
     headline = find_byline_anchor(root, page)
     chosen = {"class": _date_box_names(words_in_values(root, "class", dp.DATE_CLASS_WORDS)),
@@ -659,7 +669,7 @@ def _from_date_classes(root: lxml.html.HtmlElement, page: PageMeta, lang: str | 
         seen += 1
         if seen > options.date_max_class_elements:
             return
-        if _in_foreign_block(element, headline, options):
+        if _in_foreign_block(element, headline, is_foreign):
             continue
         text = _leading_text(element, _DATE_BOX_TEXT_CHARS)
         found_in_text = False
@@ -729,9 +739,9 @@ def _label_starts(text: str, lowered: str | None = None) -> list[int] | None:
 
 
 def _from_first_text_date(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
-                          options: ExtractOptions) -> Iterator[FoundDate]:
+                          options: ExtractOptions, skip: Callable[[lxml.html.HtmlElement], bool]
+                          ) -> Iterator[FoundDate]:
     """The first date of the page text outside links and foreign blocks (old portal pages)."""
-    skip = _foreign_test(options)
     text = "\n".join(link_free_runs(root, options.date_text_scan_chars, skip))
     yield from _pick_in_text(text, lang, bounds)
 

@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 
 import lxml.html
 
-# The elements the page-meta and date searches read, by tag, found in one walk per tree
-# (<style> and <noscript> for the texts a reader never sees, page_texts.visible_runs).
-_TAGGED = ("meta", "script", "title", "link", "time", "style", "noscript")
+# The elements the page-meta, title and date searches read, by tag, found in one walk per tree
+# (<style> and <noscript> for the texts a reader never sees, page_texts.visible_runs; the
+# headings for the headline, title.py).
+_TAGGED = ("meta", "script", "title", "link", "time", "style", "noscript", "h1", "h2")
 # The tags of texts a reader never sees, kept together too ("hidden": in document order).
 _HIDDEN = frozenset({"script", "style", "noscript"})
 # Per tree: {tag or "hidden": [elements in document order]}.
@@ -64,7 +65,7 @@ def _flatten_jsonld(data, out: list[dict], depth: int = 0) -> None:
 
 
 def tagged_elements(root: lxml.html.HtmlElement, tag: str) -> list[lxml.html.HtmlElement]:
-    """The <meta>, <script>, <title>, <link>, <time>, <style> or <noscript> elements of the tree.
+    """The <meta>, <script>, <title>, <link>, <time>, <style>, <noscript>, <h1> or <h2> elements of the tree.
 
     In document order; ``tag="hidden"``: the <script>, <style> and <noscript> ones together.
     All are collected in one walk, remembered per tree (each ``root.iter(tag)``

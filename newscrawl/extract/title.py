@@ -17,7 +17,7 @@ from typing import Iterator
 import lxml.etree
 import lxml.html
 
-from .metadata import PageMeta
+from .metadata import PageMeta, tagged_elements
 from .named_attributes import select_attributes, words_in_values
 from .options import DEFAULT_OPTIONS, ExtractOptions
 from .page_texts import body_text_nodes, body_texts, texts_containing
@@ -73,7 +73,7 @@ def find_title(root: lxml.html.HtmlElement | None, page: PageMeta,
         if not _is_site_name(reference, site_names):
             return reference
     if root is not None:
-        for h1 in root.iter("h1"):
+        for h1 in tagged_elements(root, "h1"):
             text = visible_text(h1)
             if len(text) >= options.title_min_chars and not _is_site_name(text, site_names):
                 return text
@@ -95,9 +95,8 @@ def find_headline_element(root: lxml.html.HtmlElement, page: PageMeta,
     if not keys:
         return None
     site_keys = {normalize_title(n) for n in site_names_of(page)}
-    found_headings = list(root.iter("h1", "h2"))
-    headings = [h for h in found_headings if h.tag == "h1"][: options.title_max_candidates]
-    headings += [h for h in found_headings if h.tag == "h2"][: options.title_max_candidates]
+    headings = tagged_elements(root, "h1")[: options.title_max_candidates]
+    headings += tagged_elements(root, "h2")[: options.title_max_candidates]
     found = _first_matching(headings, keys, site_keys, options)
     if found is not None:
         return found
@@ -312,7 +311,7 @@ def _add_run(runs: list[str], text: str | None, size: int) -> int:
 
 def first_h1(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement | None:
     """The first h1 with text (the byline usually follows it)."""
-    for h1 in root.iter("h1"):
+    for h1 in tagged_elements(root, "h1"):
         if _clean_text(h1.text_content()):
             return h1
     return None
