@@ -305,3 +305,20 @@ def test_a_shown_date_beats_the_page_zone():
     html = page(UTC_LATE, "<h1>Bridge reopens after repairs</h1><div>March 4, 2021</div>"
                           + schedule("Wed, 03 Mar 2021 22:00:00 -0500"))
     assert published(html) == "2021-03-04T03:40:12+00:00"
+
+
+# --- wiki pages: dated by the revision shown
+
+WIKI = '<meta name="generator" content="MediaWiki 1.35.1">'
+WIKI_JSONLD = ('<script type="application/ld+json">{"@type": "Article", "datePublished": "2009-05-12T10:04:51Z",'
+               ' "dateModified": "2021-11-03T08:15:40Z"}</script>')
+
+
+def test_wiki_page_dated_by_its_latest_revision():
+    assert published(page(WIKI + WIKI_JSONLD, STORY)) == "2021-11-03T08:15:40+00:00"
+    footer = '<ul><li id="footer-info-lastmod">This page was last edited on 3 November 2021, at 08:15.</li></ul>'
+    assert published(page(WIKI, STORY + footer)) == "2021-11-03"
+
+
+def test_other_pages_keep_date_published_over_date_modified():
+    assert published(page(WIKI_JSONLD, STORY)) == "2009-05-12T10:04:51+00:00"

@@ -277,6 +277,13 @@ ZONED_TIME_RE = re.compile(
     r"|\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-3]?\d [A-Z][a-z]{2} (?:19|20)\d{2} [0-2]\d:[0-5]\d(?::[0-5]\d)? "
     r"[+-](?:0\d|1[0-4])[0-5]\d(?!\d)"
 )
+# Generators (lowercased <meta name="generator"> prefix) of wikis: the text shown is the
+# latest revision, so its date is the page's and datePublished is the page's creation
+# (htmldate-mediacloud dates its MediaWiki pages by the revision shown, 2026-11-22).
+WIKI_GENERATORS = ("mediawiki",)
+# The id of MediaWiki's "This page was last edited on ..." footer line.
+WIKI_LASTMOD_ID = "footer-info-lastmod"
+
 # Page-script values that may be a publish time: a 10/13-digit epoch or a numeric date after
 # ":", "=" or "(" (searched first: one simple scan of long scripts)...
 SCRIPT_VALUE_RE = re.compile(

@@ -9,7 +9,7 @@ first source giving a plausible date wins: after 1995 and not after the fetch
 time. When a machine source (JSON-LD, meta, marked elements) gives one, the
 shown date is looked for only when the machine dates disagree on the day or
 are in UTC; a UTC date shown nowhere is read in the zone of the page's other
-zoned times.
+zoned times. A wiki page is dated by its revision shown, not its creation.
 
 Every search is bounded and shares per-tree work: class/id/itemprop values are
 read once (``named_attributes``), the headline is found once (``title``), the
@@ -94,6 +94,11 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
     """The page's publish date as ISO 8601, or None when no source gives one."""
     bounds = _bounds(fetched_at, options)
     lang = page.lang
+    if root is not None and _is_wiki(page):
+        revised = _first_accepted([lambda: _from_jsonld(page, dp.JSONLD_MODIFIED_KEYS, lang),
+                                   lambda: _from_wiki_footer(root, lang)], bounds)
+        if revised is not None:
+            return revised.iso()
     machine: list[Callable[[], Iterator[FoundDate | None]]] = [
         lambda: _from_jsonld(page, dp.JSONLD_PUBLISHED_KEYS, lang),
         lambda: _from_meta(page, dp.META_PUBLISHED_KEYS, lang),
@@ -236,6 +241,20 @@ def _offset(zone: str) -> timedelta:
     """The offset of a zone: "-04:00" -> -4 hours."""
     sign = -1 if zone[0] == "-" else 1
     return sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6]))
+
+
+def _is_wiki(page: PageMeta) -> bool:
+    """True for a page made by a wiki engine (its generator meta)."""
+    generator = (page.first("generator") or "").lower()
+    return generator.startswith(dp.WIKI_GENERATORS)
+
+
+def _from_wiki_footer(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[FoundDate]:
+    """The date of MediaWiki's "This page was last edited on ..." footer line."""
+    footer = root.get_element_by_id(dp.WIKI_LASTMOD_ID, None)
+    if footer is not None:
+        for _start, _end, found in iter_text_dates(_ascii_digits(footer.text_content()), lang):
+            yield found
 
 
 # --------------------------------------------------------------------------- parsing
