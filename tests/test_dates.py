@@ -273,3 +273,52 @@ def test_byline_with_eastern_arabic_digits(byline, expected):
 def test_meta_date_with_eastern_arabic_digits():
     html = page('<meta name="pubdate" content="٢٠٢٠-٠٨-٢٤">')
     assert published(html) == "2020-08-24"
+
+
+# --- a UTC machine date shown nowhere: the zone of the page's other times
+
+STORY = "<h1>Bridge reopens after repairs</h1><p>The bridge reopened after two years of work.</p>"
+UTC_LATE = '<meta property="article:published_time" content="2021-03-04T03:40:12Z">'
+
+
+def schedule(*starts: str) -> str:
+    return "<script>var state = {" + ",".join(f'"start{i}": "{s}"' for i, s in enumerate(starts)) + "};</script>"
+
+
+def test_utc_meta_shown_nowhere_read_in_the_zone_of_the_pages_other_times():
+    html = page(UTC_LATE, STORY + schedule("Wed, 03 Mar 2021 22:00:00 -0500"))
+    assert published(html) == "2021-03-03T22:40:12-05:00"
+    html = page(UTC_LATE, STORY + '<time datetime="2021-03-04T09:10:00+05:30"></time>')
+    assert published(html) == "2021-03-04T09:10:12+05:30"
+
+
+def test_page_zone_needs_one_offset_near_the_moment():
+    two_zones = schedule("Wed, 03 Mar 2021 22:00:00 -0500", "2021-03-04T04:00:00+01:00")
+    assert published(page(UTC_LATE, STORY + two_zones)) == "2021-03-04T03:40:12+00:00"
+    days_away = schedule("2021-02-20T22:00:00-05:00")
+    assert published(page(UTC_LATE, STORY + days_away)) == "2021-03-04T03:40:12+00:00"
+    utc_too = schedule("2021-03-04T03:00:00+00:00")
+    assert published(page(UTC_LATE, STORY + utc_too)) == "2021-03-04T03:40:12+00:00"
+
+
+def test_a_shown_date_beats_the_page_zone():
+    html = page(UTC_LATE, "<h1>Bridge reopens after repairs</h1><div>March 4, 2021</div>"
+                          + schedule("Wed, 03 Mar 2021 22:00:00 -0500"))
+    assert published(html) == "2021-03-04T03:40:12+00:00"
+
+
+# --- wiki pages: dated by the revision shown
+
+WIKI = '<meta name="generator" content="MediaWiki 1.35.1">'
+WIKI_JSONLD = ('<script type="application/ld+json">{"@type": "Article", "datePublished": "2009-05-12T10:04:51Z",'
+               ' "dateModified": "2021-11-03T08:15:40Z"}</script>')
+
+
+def test_wiki_page_dated_by_its_latest_revision():
+    assert published(page(WIKI + WIKI_JSONLD, STORY)) == "2021-11-03T08:15:40+00:00"
+    footer = '<ul><li id="footer-info-lastmod">This page was last edited on 3 November 2021, at 08:15.</li></ul>'
+    assert published(page(WIKI, STORY + footer)) == "2021-11-03"
+
+
+def test_other_pages_keep_date_published_over_date_modified():
+    assert published(page(WIKI_JSONLD, STORY)) == "2009-05-12T10:04:51+00:00"

@@ -269,6 +269,21 @@ URL_DATE_PATTERNS = (
 )
 # A URL date with only year and month ("/2018/09/"): not a day, never used.
 
+# Times a page writes with a zone offset (script data, meta values, <time datetime>): ISO 8601
+# "2020-05-01T23:00:00-04:00" and RFC 2822 "Fri, 01 May 2020 23:00:00 -0400". Their offset
+# is the site's clock when a machine date is given in UTC only (``dates._in_page_zone``).
+ZONED_TIME_RE = re.compile(
+    r"(?<![\d-])(?:19|20)\d{2}-[01]\d-[0-3]\dT[0-2]\d:[0-5]\d(?::[0-5]\d)?(?:\.\d+)?[+-](?:0\d|1[0-4]):?[0-5]\d(?!\d)"
+    r"|\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-3]?\d [A-Z][a-z]{2} (?:19|20)\d{2} [0-2]\d:[0-5]\d(?::[0-5]\d)? "
+    r"[+-](?:0\d|1[0-4])[0-5]\d(?!\d)"
+)
+# Generators (lowercased <meta name="generator"> prefix) of wikis: the text shown is the
+# latest revision, so its date is the page's and datePublished is the page's creation
+# (htmldate-mediacloud dates its MediaWiki pages by the revision shown, 2026-11-22).
+WIKI_GENERATORS = ("mediawiki",)
+# The id of MediaWiki's "This page was last edited on ..." footer line.
+WIKI_LASTMOD_ID = "footer-info-lastmod"
+
 # Page-script values that may be a publish time: a 10/13-digit epoch or a numeric date after
 # ":", "=" or "(" (searched first: one simple scan of long scripts)...
 SCRIPT_VALUE_RE = re.compile(

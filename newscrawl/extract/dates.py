@@ -8,7 +8,8 @@ modified dates, and last a date shown as updated next to the headline. The
 first source giving a plausible date wins: after 1995 and not after the fetch
 time. When a machine source (JSON-LD, meta, marked elements) gives one, the
 shown date is looked for only when the machine dates disagree on the day or
-are in UTC.
+are in UTC; a UTC date shown nowhere is read in the zone of the page's other
+zoned times. A wiki page is dated by its revision shown, not its creation.
 
 Every search is bounded and shares per-tree work: class/id/itemprop values are
 read once (``named_attributes``), the headline is found once (``title``), the
@@ -48,6 +49,9 @@ _WINDOWED_TEXT_CHARS = 1000
 # seconds, AM/PM and zone, with single spaces, plus margin (chars).
 _DATE_REACH_BEFORE = 120
 _DATE_REACH_AFTER = 160
+# A zoned time of the page tells its zone when it lies this near the UTC machine moment
+# (hours): times of the same day share the site's offset, daylight saving included.
+_PAGE_ZONE_REACH_HOURS = 24
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,11 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
     """The page's publish date as ISO 8601, or None when no source gives one."""
     bounds = _bounds(fetched_at, options)
     lang = page.lang
+    if root is not None and _is_wiki(page):
+        revised = _first_accepted([lambda: _from_jsonld(page, dp.JSONLD_MODIFIED_KEYS, lang),
+                                   lambda: _from_wiki_footer(root, lang)], bounds)
+        if revised is not None:
+            return revised.iso()
     is_foreign = _foreign_test(options)  # one per page: it remembers the blocks it counted
     machine: list[Callable[[], Iterator[FoundDate | None]]] = [
         lambda: _from_jsonld(page, dp.JSONLD_PUBLISHED_KEYS, lang),
@@ -131,6 +140,8 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
             if local is None and root is not None:
                 local = _first_accepted([lambda: _from_scripts(root)], bounds)
             found = _local_day_of(found, local)
+            if local is None and root is not None:
+                found = _in_page_zone(found, root, page)
         return found.iso()
     found = _first_accepted(shown + late, bounds)
     return found.iso() if found is not None else None
@@ -184,6 +195,67 @@ def _local_day_of(utc: FoundDate, shown: FoundDate | None) -> FoundDate:
     if abs(shown.naive() - utc.naive()) <= timedelta(hours=14):
         return shown
     return utc
+
+
+def _in_page_zone(utc: FoundDate, root: lxml.html.HtmlElement, page: PageMeta) -> FoundDate:
+    """A UTC machine date, shown nowhere, moved to the zone the page writes its own times in.
+
+    Sites that give the publish time in UTC (React/Arc CMSs: "2020-05-02T02:54:29Z")
+    often write other times of the same hours with the site's offset (a broadcast
+    schedule, the render clock: "Fri, 01 May 2020 23:00:00 -0400"). When those near
+    the moment agree on one offset, the same moment is read in it: the day its
+    readers saw (htmldate-mediacloud gold is that day, 2026-11-22).
+    """
+    moment = _utc_moment(utc)
+    reach = timedelta(hours=_PAGE_ZONE_REACH_HOURS)
+    offsets = set()
+    for text in _zoned_texts(root, page):
+        for match in dp.ZONED_TIME_RE.finditer(text):
+            other = parse_date(match.group(0))
+            if other is not None and other.zone not in (None, "+00:00", "-00:00") \
+                    and abs(_utc_moment(other) - moment) <= reach:
+                offsets.add(other.zone)
+    if len(offsets) != 1:
+        return utc
+    zone = offsets.pop()
+    local = moment + _offset(zone)
+    return FoundDate(local.year, local.month, local.day, local.hour, local.minute, utc.second, zone)
+
+
+def _zoned_texts(root: lxml.html.HtmlElement, page: PageMeta) -> Iterator[str]:
+    """The texts a page writes machine times in: inline scripts, meta values, <time datetime>."""
+    for element in tagged_elements(root, "script"):
+        if element.text and element.get("src") is None:
+            yield element.text
+    for values in page.meta.values():
+        yield from values
+    for element in tagged_elements(root, "time"):
+        yield element.get("datetime") or ""
+
+
+def _utc_moment(found: FoundDate) -> datetime:
+    """The naive UTC moment of a date with a clock time and zone."""
+    return found.naive() - _offset(found.zone or "+00:00")
+
+
+def _offset(zone: str) -> timedelta:
+    """The offset of a zone: "-04:00" -> -4 hours."""
+    sign = -1 if zone[0] == "-" else 1
+    return sign * timedelta(hours=int(zone[1:3]), minutes=int(zone[4:6]))
+
+
+def _is_wiki(page: PageMeta) -> bool:
+    """True for a page made by a wiki engine (its generator meta)."""
+    generator = (page.first("generator") or "").lower()
+    return generator.startswith(dp.WIKI_GENERATORS)
+
+
+def _from_wiki_footer(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[FoundDate]:
+    """The date of MediaWiki's "This page was last edited on ..." footer line."""
+    footer = root.get_element_by_id(dp.WIKI_LASTMOD_ID, None)
+    if footer is not None:
+        for _start, _end, found in iter_text_dates(_ascii_digits(footer.text_content()), lang):
+            yield found
 
 
 # --------------------------------------------------------------------------- parsing
