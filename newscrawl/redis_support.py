@@ -31,7 +31,7 @@ from scrapy.exceptions import DontCloseSpider, NotConfigured
 from twisted.internet import task
 
 from .fingerprint import FINGERPRINT_SCHEME, Fingerprint
-from .state import ArticleRecord, CachedListing, url_key
+from .state import ArticleRecord, CachedListing, report_dropped_signatures, url_key
 
 logger = logging.getLogger(__name__)
 
@@ -76,10 +76,7 @@ class RedisState:
         pipe.delete(self._key("signatures"), self._key("bands"))
         pipe.set(self._key("fingerprint"), FINGERPRINT_SCHEME)
         pipe.execute()
-        if stale:
-            logger.warning("%s: dropped the fingerprints of %d article(s) made by an older recipe (now %s); "
-                           "near-duplicates of those articles are not detected", self.describe(), stale,
-                           FINGERPRINT_SCHEME)
+        report_dropped_signatures(self.describe(), stale)
 
     def describe(self) -> str:
         kwargs = self.redis.connection_pool.connection_kwargs

@@ -69,6 +69,13 @@ CREATE TABLE IF NOT EXISTS outputs (path TEXT PRIMARY KEY, committed INTEGER NOT
 """
 
 
+def report_dropped_signatures(state: str, count: int) -> None:
+    """Warn that ``count`` fingerprints of another recipe were dropped from ``state`` (when any were)."""
+    if count:
+        logger.warning("%s: dropped the fingerprints of %d article(s) made by an older recipe (now %s); "
+                       "near-duplicates of those articles are not detected", state, count, FINGERPRINT_SCHEME)
+
+
 def url_key(url: str) -> int:
     """A signed 64-bit key of a (canonical) URL; collisions are negligible below billions of URLs."""
     return _KEY.unpack(hashlib.blake2b(url.encode("utf-8"), digest_size=8).digest())[0]
@@ -131,10 +138,7 @@ class SqliteState:
             stale = self.db.execute("UPDATE articles SET signature = NULL WHERE signature IS NOT NULL").rowcount
             self.db.execute("DELETE FROM bands")
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (FINGERPRINT_SCHEME,))
-        if stale:
-            logger.warning("%s: dropped the fingerprints of %d article(s) made by an older recipe (now %s); "
-                           "near-duplicates of those articles are not detected", self.path, stale,
-                           FINGERPRINT_SCHEME)
+        report_dropped_signatures(str(self.path), stale)
 
     def _load_filter(self, mib: float) -> KeyFilter:
         """A filter holding every URL and band key in the file (~1 s per 2 million keys)."""

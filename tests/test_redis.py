@@ -104,7 +104,7 @@ def test_signatures_of_another_fingerprint_recipe_are_dropped_from_redis(redis_u
     copy = fingerprint_text("Republished with permission. " + " ".join(HARBOR[0].paragraphs))
     assert state.near_duplicate_of(copy, NEAR_DUPLICATE_JACCARD) == "http://a.test/" + HARBOR[0].key
     client.set("recipe-test:fingerprint", "an-older-recipe")
-    with caplog.at_level(logging.WARNING, logger="newscrawl.redis_support"):
+    with caplog.at_level(logging.WARNING, logger="newscrawl.state"):
         state.drop_foreign_signatures()
     assert "dropped the fingerprints of 1 article(s)" in caplog.text
     assert state.near_duplicate_of(copy, NEAR_DUPLICATE_JACCARD) is None
