@@ -54,7 +54,8 @@ def open_backend(settings):
 
         return RedisState.from_settings(settings)
     return SqliteState(settings.get("STATE_PATH") or DEFAULT_STATE_PATH,
-                       settings.getfloat("NEWSCRAWL_STATE_FILTER_MIB", DEFAULT_FILTER_MIB))
+                       settings.getfloat("NEWSCRAWL_STATE_FILTER_MIB", DEFAULT_FILTER_MIB),
+                       write_in_process=settings.getbool("NEWSCRAWL_STATE_RECORDER_PROCESS", True))
 
 
 def ledger_for(crawler) -> Ledger | None:

@@ -119,14 +119,15 @@ def test_commit_of_a_count_records_only_the_articles_written_before_the_sync(tmp
 def test_look_ups_do_not_wait_for_a_write_in_progress(tmp_path):
     state = SqliteState(tmp_path / "state.sqlite")
     state.add_articles([story_record(0)])
-    state.writes.execute("PRAGMA busy_timeout=0")
-    state.writes.execute("BEGIN IMMEDIATE")  # the sync thread's transaction, not committed yet
-    state.writes.execute("INSERT INTO urls VALUES (?, ?)", (12345, 1))
+    writes = state.writer.db
+    writes.execute("PRAGMA busy_timeout=0")
+    writes.execute("BEGIN IMMEDIATE")  # the sync thread's transaction, not committed yet
+    writes.execute("INSERT INTO urls VALUES (?, ?)", (12345, 1))
     try:
         assert state.is_known("http://a.test/" + HARBOR[0].key)  # answered at once, from the last commit
         assert not state.is_known("http://a.test/" + HARBOR[1].key)
     finally:
-        state.writes.execute("ROLLBACK")
+        writes.execute("ROLLBACK")
 
 
 def test_short_texts_get_no_fingerprint():
