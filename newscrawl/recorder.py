@@ -24,6 +24,7 @@ import ctypes
 import ctypes.util
 import logging
 import multiprocessing
+import os
 import signal
 import sys
 from pathlib import Path
@@ -31,6 +32,9 @@ from pathlib import Path
 logger = logging.getLogger(__name__)
 
 _PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h)
+# Niceness added to the recorder: its batches are background work (the articles are known from memory
+# until recorded), so when the cores are busy the event loop and the extraction workers go first.
+RECORDER_NICENESS = 10
 _JOIN_SECONDS = 10
 
 
@@ -49,6 +53,7 @@ def _die_with_parent() -> None:
 def recorder_main(path: str, connection) -> None:
     """The child's loop: write each batch it receives, answer None or the error, exit at EOF."""
     _die_with_parent()
+    os.nice(RECORDER_NICENESS)
     from .state import ArticleWriter  # here: state.py imports this module
 
     writer = ArticleWriter(Path(path))

@@ -48,7 +48,6 @@ DOWNLOADER_MIDDLEWARES = {
     # last before download: with NEWSCRAWL_REQUEST_LOG=path, every fetched URL is written there
     "newscrawl.safety.RequestLedgerMiddleware": 1000,
 }
-SPIDER_MIDDLEWARES = {"newscrawl.incremental.KnownArticleMiddleware": 800}
 ITEM_PIPELINES = {
     "newscrawl.pipelines.ExtractPipeline": 300,
     "newscrawl.pipelines.DuplicatePipeline": 400,
