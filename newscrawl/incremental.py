@@ -94,7 +94,11 @@ class PendingFingerprints:
 
     def remove(self, record: ArticleRecord) -> None:
         for band in record.fingerprint.bands if record.fingerprint is not None else ():
-            kept = [entry for entry in self.by_band.get(band, ()) if entry[1] is not record]
+            entries = self.by_band.get(band, ())
+            if len(entries) == 1 and entries[0][1] is record:  # most bands: this record alone
+                del self.by_band[band]
+                continue
+            kept = [entry for entry in entries if entry[1] is not record]
             if kept:
                 self.by_band[band] = kept
             else:
