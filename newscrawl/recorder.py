@@ -7,10 +7,10 @@ In the output's sync thread that CPU was the crawl process's own, the core
 the event loop needs, and the thread held the GIL while it built its rows:
 py-spy of a 300-site ``benchmarks/crawl_scale.py`` run (2026-11-23) put ~8%
 of the crawl process's samples there. A :class:`RecorderProcess` runs the
-same writes in a child process that holds the write connection; the sync
-thread sends it each batch and waits for its answer, so the order of events
-is unchanged: output fsynced, then the batch committed, then the articles
-count as recorded.
+same writes in a child process that holds the write connection, at a lower
+priority (``RECORDER_NICENESS``); the sync thread sends it each batch and
+waits for its answer, so the order of events is unchanged: output fsynced,
+then the batch committed, then the articles count as recorded.
 
 After a crash: the child asks the kernel to kill it when its parent dies
 (``PR_SET_PDEATHSIG``; its parent is the forkserver, which exits as soon as
