@@ -19,7 +19,7 @@ nothing: the article is not in the state, so the next run fetches it again.
 Feeds, sitemaps and start pages are fetched every run, with ``If-None-Match``
 / ``If-Modified-Since`` when the server gave validators; on 304 the stored
 body is replayed (``conditional.ConditionalRequestMiddleware``). Article URLs the
-state knows are not requested again (:class:`KnownArticleMiddleware`).
+state knows are not requested again (the spider asks ``Ledger.is_known`` for each link).
 """
 from __future__ import annotations
 
@@ -30,7 +30,6 @@ from weakref import WeakKeyDictionary
 
 from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
-from scrapy.http import Request
 
 from .counters import count
 from .fingerprint import NEAR_DUPLICATE_JACCARD, Fingerprint, fingerprint_text
@@ -54,7 +53,8 @@ def open_backend(settings):
 
         return RedisState.from_settings(settings)
     return SqliteState(settings.get("STATE_PATH") or DEFAULT_STATE_PATH,
-                       settings.getfloat("NEWSCRAWL_STATE_FILTER_MIB", DEFAULT_FILTER_MIB))
+                       settings.getfloat("NEWSCRAWL_STATE_FILTER_MIB", DEFAULT_FILTER_MIB),
+                       write_in_process=settings.getbool("NEWSCRAWL_STATE_RECORDER_PROCESS", True))
 
 
 def ledger_for(crawler) -> Ledger | None:
@@ -94,7 +94,11 @@ class PendingFingerprints:
 
     def remove(self, record: ArticleRecord) -> None:
         for band in record.fingerprint.bands if record.fingerprint is not None else ():
-            kept = [entry for entry in self.by_band.get(band, ()) if entry[1] is not record]
+            entries = self.by_band.get(band, ())
+            if len(entries) == 1 and entries[0][1] is record:  # most bands: this record alone
+                del self.by_band[band]
+                continue
+            kept = [entry for entry in entries if entry[1] is not record]
             if kept:
                 self.by_band[band] = kept
             else:
@@ -285,42 +289,3 @@ class IncrementalPipeline:
             count(self.stats, f"dropped/{reason}", item.site)
             raise DropItem(f"{reason}: {item.url}")
         return item
-
-
-def _is_article_request(request: Request) -> bool:
-    meta = request.meta
-    return meta.get("newscrawl_source") == "page" and meta.get("newscrawl_depth", 0) > 0
-
-
-class KnownArticleMiddleware:
-    """Spider middleware: page requests for articles the state holds are never scheduled."""
-
-    def __init__(self, crawler):
-        self.crawler = crawler
-        self.ledger: Ledger | None = None  # the crawl's ledger, looked up once
-
-    @classmethod
-    def from_crawler(cls, crawler):
-        if not crawler.settings.getbool("NEWSCRAWL_STATE_ENABLED", True):
-            raise NotConfigured
-        return cls(crawler)
-
-    def _keep(self, entry) -> bool:
-        if not isinstance(entry, Request) or not _is_article_request(entry):
-            return True
-        if self.ledger is None:
-            self.ledger = ledger_for(self.crawler)
-        if self.ledger.is_known(canonicalize(entry.url)):
-            count(self.crawler.stats, "skipped/known", entry.meta.get("newscrawl_site"))
-            return False
-        return True
-
-    def process_spider_output(self, response, result):
-        for entry in result:
-            if self._keep(entry):
-                yield entry
-
-    async def process_spider_output_async(self, response, result):
-        async for entry in result:
-            if self._keep(entry):
-                yield entry

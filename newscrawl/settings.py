@@ -48,7 +48,6 @@ DOWNLOADER_MIDDLEWARES = {
     # last before download: with NEWSCRAWL_REQUEST_LOG=path, every fetched URL is written there
     "newscrawl.safety.RequestLedgerMiddleware": 1000,
 }
-SPIDER_MIDDLEWARES = {"newscrawl.incremental.KnownArticleMiddleware": 800}
 ITEM_PIPELINES = {
     "newscrawl.pipelines.ExtractPipeline": 300,
     "newscrawl.pipelines.DuplicatePipeline": 400,
@@ -150,5 +149,7 @@ NEWSCRAWL_JSONL_SYNC_ITEMS = 200  # ... or after this many lines
 # Record the synced articles in the state this often, or once this many wait (batches: jsonl._records_due)
 NEWSCRAWL_STATE_RECORD_SECONDS = 10.0
 NEWSCRAWL_STATE_RECORD_ITEMS = 2000
+# Write those batches from a child process (recorder.py), off the event loop's core; 0: from a thread
+NEWSCRAWL_STATE_RECORDER_PROCESS = True
 NEWSCRAWL_REDIS_PREFIX = "newscrawl"  # Redis keys of the shared queue, dupefilter and state
 NEWSCRAWL_REDIS_IDLE_SECONDS = 30.0  # a Redis crawler closes after the shared queue stayed empty this long

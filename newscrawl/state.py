@@ -35,6 +35,7 @@ from typing import Iterable
 from .clock import utc_now
 from .fingerprint import FINGERPRINT_SCHEME, Fingerprint
 from .keyfilter import DEFAULT_FILTER_MIB, KeyFilter
+from .recorder import RecorderProcess
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +94,12 @@ class ArticleRecord:
     duplicate_of: str | None = None
 
     def keys(self) -> set[int]:
+        """The 64-bit keys of its canonical and fetched URLs."""
         return {url_key(self.canonical_url), url_key(self.url)}
+
+    def all_keys(self) -> list[int]:
+        """Its URL keys and the band keys of its fingerprint (what the key filter holds of it)."""
+        return [*self.keys(), *(self.fingerprint.bands if self.fingerprint else ())]
 
 
 @dataclass(frozen=True)
@@ -110,15 +116,18 @@ class CachedListing:
 class SqliteState:
     """The state in one SQLite file (WAL journal: readers never block the writer)."""
 
-    def __init__(self, path: str | Path, filter_mib: float = DEFAULT_FILTER_MIB):
+    def __init__(self, path: str | Path, filter_mib: float = DEFAULT_FILTER_MIB, write_in_process: bool = False):
         """``filter_mib``: size of the key filter (0: none, every look-up queries the file). The
         filter is read from the file here and kept up to date by ``add_articles``, so no other process
-        may add articles to the file while this one has it open (the crawl lock sees to that)."""
+        may add articles to the file while this one has it open (the crawl lock sees to that).
+        ``write_in_process``: ``add_articles`` writes through a child process (recorder.py) rather
+        than a second connection of this process."""
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = self._connect()
+        self.db = connect(self.path)
         self.db.execute(f"PRAGMA cache_size=-{READ_CACHE_KIB}")
-        self.writes: sqlite3.Connection | None = None  # add_articles' own connection, opened on first use
+        self.write_in_process = write_in_process
+        self.writer: ArticleWriter | RecorderProcess | None = None  # add_articles' writer, made on first use
         self.db.executescript(_SCHEMA)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
         self._drop_foreign_signatures()
@@ -149,15 +158,6 @@ class SqliteState:
 
     def _may_hold_any(self, keys) -> bool:
         return self.filter is None or self.filter.may_hold_any(keys)
-
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-        db.execute("PRAGMA journal_mode=WAL")
-        # NORMAL in WAL mode: a commit survives a process crash; on power loss the last commits may
-        # roll back, which only makes the next run recover (or refetch) those articles again.
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("PRAGMA busy_timeout=10000")
-        return db
 
     def describe(self) -> str:
         if self.filter is None:
@@ -203,48 +203,17 @@ class SqliteState:
                      committed: int | None = None) -> None:
         """Record emitted articles, and how far ``output`` is recorded, in one transaction.
 
-        On a connection of its own: the crawl calls this from its output's sync thread while the
-        event loop goes on reading through ``self.db`` (WAL: readers never wait for the writer).
-        Calls must not overlap (the crawl runs one sync at a time). Rows go in a few statements of
-        many rows each (:func:`_insert_rows`), URL and band keys in key order.
+        The crawl calls this from its output's sync thread while the event loop goes on reading
+        through ``self.db`` (WAL: readers never wait for the writer), so the writes go through a
+        connection of their own (:class:`ArticleWriter`), or a child process holding one
+        (``write_in_process``). Calls must not overlap (the crawl runs one sync at a time).
         """
-        if self.writes is None:
-            self.writes = self._connect()
-        with _Transaction(self.writes):
-            fresh = self._unrecorded(records)
-            first_id = self.writes.execute("SELECT coalesce(max(id), 0) + 1 FROM articles").fetchone()[0]
-            article_rows, url_rows, band_rows = [], [], []
-            for article_id, record in enumerate(fresh, first_id):
-                signature = record.fingerprint.signature if record.fingerprint else None
-                article_rows.append((article_id, record.canonical_url, record.url, record.site, record.first_seen,
-                                     signature, record.duplicate_of))
-                url_rows += [(key, article_id) for key in record.keys()]
-                if record.fingerprint:
-                    band_rows += [(band, article_id) for band in record.fingerprint.bands]
-            if self.filter is not None:  # before the commit: a committed key always has its bit set
-                self.filter.add(key for rows in (url_rows, band_rows) for key, _ in rows)
-            _insert_rows(self.writes, "INSERT OR IGNORE INTO articles (id, canonical_url, url, site, first_seen, "
-                                      "signature, duplicate_of)", article_rows)
-            # In key order: each index page is visited once per batch, in file order (random keys in
-            # arrival order cost ~2x the CPU once the state holds tens of thousands of articles).
-            _insert_rows(self.writes, "INSERT OR IGNORE INTO urls (key, article_id)", sorted(url_rows))
-            _insert_rows(self.writes, "INSERT OR IGNORE INTO bands (key, article_id)", sorted(band_rows))
-            if output is not None and committed is not None:
-                self.writes.execute("INSERT OR REPLACE INTO outputs VALUES (?, ?)", (output, committed))
-
-    def _unrecorded(self, records: Iterable[ArticleRecord]) -> list[ArticleRecord]:
-        """``records`` without the ones whose canonical URL is recorded already (or repeated)."""
-        by_canonical = {}
-        for record in records:
-            by_canonical.setdefault(record.canonical_url, record)
-        urls = list(by_canonical)
-        for start in range(0, len(urls), ROWS_PER_STATEMENT):
-            chunk = urls[start:start + ROWS_PER_STATEMENT]
-            for (known,) in self.writes.execute(
-                    f"SELECT canonical_url FROM articles WHERE canonical_url IN ({','.join('?' * len(chunk))})",
-                    chunk):
-                del by_canonical[known]
-        return list(by_canonical.values())
+        records = list(records)
+        if self.filter is not None:  # before the write commits: a committed key always has its bit set
+            self.filter.add(key for record in records for key in record.all_keys())
+        if self.writer is None:
+            self.writer = RecorderProcess(self.path) if self.write_in_process else ArticleWriter(self.path)
+        self.writer.write(records, output, committed)
 
     # --- outputs ----------------------------------------------------------------------------------
 
@@ -293,12 +262,71 @@ class SqliteState:
         return removed
 
     def close(self) -> None:
-        if self.writes is not None:
-            self.writes.close()
+        if self.writer is not None:
+            self.writer.close()
         self.db.close()
 
     def _transaction(self):
         return _Transaction(self.db)
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """A connection to the state file in autocommit mode, WAL journal."""
+    db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    db.execute("PRAGMA journal_mode=WAL")
+    # NORMAL in WAL mode: a commit survives a process crash; on power loss the last commits may
+    # roll back, which only makes the next run recover (or refetch) those articles again.
+    db.execute("PRAGMA synchronous=NORMAL")
+    db.execute("PRAGMA busy_timeout=10000")
+    return db
+
+
+class ArticleWriter:
+    """Writes recorded articles into the state file, on a connection of its own."""
+
+    def __init__(self, path: Path):
+        self.db = connect(path)
+
+    def write(self, records: list[ArticleRecord], output: str | None, committed: int | None) -> None:
+        """The articles not recorded yet, their URL and band keys, and how far ``output`` is recorded,
+        in one transaction; rows go in a few statements of many rows each (:func:`_insert_rows`), URL
+        and band keys in key order."""
+        with _Transaction(self.db):
+            fresh = self._unrecorded(records)
+            first_id = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM articles").fetchone()[0]
+            article_rows, url_rows, band_rows = [], [], []
+            for article_id, record in enumerate(fresh, first_id):
+                signature = record.fingerprint.signature if record.fingerprint else None
+                article_rows.append((article_id, record.canonical_url, record.url, record.site, record.first_seen,
+                                     signature, record.duplicate_of))
+                url_rows += [(key, article_id) for key in record.keys()]
+                if record.fingerprint:
+                    band_rows += [(band, article_id) for band in record.fingerprint.bands]
+            _insert_rows(self.db, "INSERT OR IGNORE INTO articles (id, canonical_url, url, site, first_seen, "
+                                  "signature, duplicate_of)", article_rows)
+            # In key order: each index page is visited once per batch, in file order (random keys in
+            # arrival order cost ~2x the CPU once the state holds tens of thousands of articles).
+            _insert_rows(self.db, "INSERT OR IGNORE INTO urls (key, article_id)", sorted(url_rows))
+            _insert_rows(self.db, "INSERT OR IGNORE INTO bands (key, article_id)", sorted(band_rows))
+            if output is not None and committed is not None:
+                self.db.execute("INSERT OR REPLACE INTO outputs VALUES (?, ?)", (output, committed))
+
+    def _unrecorded(self, records: list[ArticleRecord]) -> list[ArticleRecord]:
+        """``records`` without the ones whose canonical URL is recorded already (or repeated)."""
+        by_canonical = {}
+        for record in records:
+            by_canonical.setdefault(record.canonical_url, record)
+        urls = list(by_canonical)
+        for start in range(0, len(urls), ROWS_PER_STATEMENT):
+            chunk = urls[start:start + ROWS_PER_STATEMENT]
+            for (known,) in self.db.execute(
+                    f"SELECT canonical_url FROM articles WHERE canonical_url IN ({','.join('?' * len(chunk))})",
+                    chunk):
+                del by_canonical[known]
+        return list(by_canonical.values())
+
+    def close(self) -> None:
+        self.db.close()
 
 
 class _Transaction:

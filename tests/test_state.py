@@ -11,7 +11,7 @@ from datasketch import MinHash
 from newscrawl.demo.stories import HARBOR
 from newscrawl.fingerprint import (FINGERPRINT_SCHEME, NEAR_DUPLICATE_JACCARD, NUM_PERM, SEED, fingerprint_text,
                                    minhash_signature, shingle_hashes, word_hashes)
-from newscrawl.incremental import Ledger
+from newscrawl.incremental import Ledger, PendingFingerprints
 from newscrawl.items import ArticleItem
 from newscrawl.jsonl import repair_output
 from newscrawl.state import ArticleRecord, SqliteState
@@ -88,6 +88,21 @@ def test_ledger_marks_copies_of_articles_still_pending_and_of_recorded_ones(tmp_
     assert ledger.admit(late) is None and late.duplicate_of == first.canonical_url  # found in the backend
 
 
+def test_pending_fingerprints_forget_a_record_and_keep_those_sharing_its_bands():
+    pending = PendingFingerprints()
+    first, copy, other = story_record(0), story_record(0, text=" ".join(HARBOR[0].paragraphs)), story_record(1)
+    for record in (first, copy, other):
+        pending.add(record)
+    assert pending.sharing_a_band(first.fingerprint) == [first, copy]  # earliest admitted first
+    pending.remove(first)
+    assert pending.sharing_a_band(first.fingerprint) == [copy]
+    pending.remove(first)  # again: nothing else goes
+    assert pending.sharing_a_band(other.fingerprint) == [other]
+    pending.remove(copy)
+    pending.remove(other)
+    assert not pending.by_band
+
+
 def test_first_similar_skips_unusable_and_dissimilar_signatures_and_keeps_their_order():
     story = " ".join(HARBOR[0].paragraphs)
     fingerprint = fingerprint_text(story)
@@ -119,14 +134,15 @@ def test_commit_of_a_count_records_only_the_articles_written_before_the_sync(tmp
 def test_look_ups_do_not_wait_for_a_write_in_progress(tmp_path):
     state = SqliteState(tmp_path / "state.sqlite")
     state.add_articles([story_record(0)])
-    state.writes.execute("PRAGMA busy_timeout=0")
-    state.writes.execute("BEGIN IMMEDIATE")  # the sync thread's transaction, not committed yet
-    state.writes.execute("INSERT INTO urls VALUES (?, ?)", (12345, 1))
+    writes = state.writer.db
+    writes.execute("PRAGMA busy_timeout=0")
+    writes.execute("BEGIN IMMEDIATE")  # the sync thread's transaction, not committed yet
+    writes.execute("INSERT INTO urls VALUES (?, ?)", (12345, 1))
     try:
         assert state.is_known("http://a.test/" + HARBOR[0].key)  # answered at once, from the last commit
         assert not state.is_known("http://a.test/" + HARBOR[1].key)
     finally:
-        state.writes.execute("ROLLBACK")
+        writes.execute("ROLLBACK")
 
 
 def test_short_texts_get_no_fingerprint():
