@@ -20,6 +20,8 @@ from __future__ import annotations
 import threading
 from typing import Iterable
 
+import numpy as np
+
 # Default size: 16 MiB (2**27 bits). A state of 100,000 articles holds ~1.4 million keys (2 URL keys
 # and 12 band keys per article), which sets ~1% of the bits; then a new article's 12 band keys all
 # miss with probability ~0.89 and its 2 URL keys with ~0.98. At a million articles ~10% are set and
@@ -37,12 +39,16 @@ class KeyFilter:
         self.lock = threading.Lock()
 
     def add(self, keys: Iterable[int]) -> None:
-        held = self.bytes
-        mask = self.mask
+        """Set the bits of ``keys`` (signed or unsigned 64-bit ints).
+
+        With numpy, in C: the state adds a batch's ~28,000 keys at a time, and a Python loop over them
+        held the GIL ~4 ms per batch, which the event loop's thread waited for.
+        """
+        slots = np.fromiter(keys, dtype=np.int64).view(np.uint64) & np.uint64(self.mask)
+        held = np.frombuffer(self.bytes, dtype=np.uint8)
         with self.lock:
-            for key in keys:
-                slot = key & mask
-                held[slot >> 3] |= 1 << (slot & 7)
+            np.bitwise_or.at(held, (slots >> np.uint64(3)).astype(np.intp),
+                             np.left_shift(1, slots & np.uint64(7)).astype(np.uint8))
 
     def may_hold(self, key: int) -> bool:
         slot = key & self.mask

@@ -7,10 +7,10 @@ In the output's sync thread that CPU was the crawl process's own, the core
 the event loop needs, and the thread held the GIL while it built its rows:
 py-spy of a 300-site ``benchmarks/crawl_scale.py`` run (2026-11-23) put ~8%
 of the crawl process's samples there. A :class:`RecorderProcess` runs the
-same writes in a child process that holds the write connection; the sync
-thread sends it each batch and waits for its answer, so the order of events
-is unchanged: output fsynced, then the batch committed, then the articles
-count as recorded.
+same writes in a child process that holds the write connection, at a lower
+priority (``RECORDER_NICENESS``); the sync thread sends it each batch and
+waits for its answer, so the order of events is unchanged: output fsynced,
+then the batch committed, then the articles count as recorded.
 
 After a crash: the child asks the kernel to kill it when its parent dies
 (``PR_SET_PDEATHSIG``; its parent is the forkserver, which exits as soon as
@@ -28,6 +28,8 @@ import os
 import signal
 import sys
 from pathlib import Path
+
+import numpy as np
 
 logger = logging.getLogger(__name__)
 
@@ -60,17 +62,37 @@ def recorder_main(path: str, connection) -> None:
     try:
         while True:
             try:
-                records, output, committed = connection.recv()
+                rows, output, committed = connection.recv()
             except EOFError:  # the crawl closed its end (or died)
                 return
             try:
-                writer.write(records, output, committed)
+                writer.write(records_from_rows(rows), output, committed)
                 answer = None
             except Exception as error:  # noqa: BLE001 - the caller decides what a failed batch means
                 answer = RuntimeError(f"recording in {path} failed: {error!r}")
             connection.send(answer)
     finally:
         writer.close()
+
+
+def rows_of(records: list) -> list[tuple]:
+    """Records as tuples of plain values to send to the recorder, without their band keys (the recorder
+    makes them again from the signature): pickling 2,000 records took ~8.6 ms of the sending thread as
+    dataclasses, ~2 ms as these tuples (holding the GIL the event loop's thread needs)."""
+    return [(record.canonical_url, record.url, record.site, record.first_seen,
+             record.fingerprint.signature if record.fingerprint is not None else None, record.duplicate_of)
+            for record in records]
+
+
+def records_from_rows(rows: list[tuple]) -> list:
+    """The records ``rows_of`` sent, band keys made again from each signature."""
+    from .fingerprint import Fingerprint, band_keys
+    from .state import ArticleRecord
+
+    return [ArticleRecord(canonical, url, site, first_seen,
+                          Fingerprint(signature, band_keys(np.frombuffer(signature, dtype=np.uint32)))
+                          if signature is not None else None, duplicate_of)
+            for canonical, url, site, first_seen, signature, duplicate_of in rows]
 
 
 class RecorderProcess:
@@ -98,7 +120,7 @@ class RecorderProcess:
         if self.process is None:
             self._start()
         try:
-            self.connection.send((records, output, committed))
+            self.connection.send((rows_of(records), output, committed))
             answer = self.connection.recv()
         except (EOFError, OSError) as error:
             code = self._stop()

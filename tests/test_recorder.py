@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from newscrawl.recorder import RecorderDied
+from newscrawl.recorder import RecorderDied, records_from_rows, rows_of
 from newscrawl.state import ArticleRecord, SqliteState
 
 from incremental_web import story_record
@@ -108,3 +108,9 @@ def test_the_recorder_dies_with_a_killed_crawl(tmp_path):
     finally:
         crawl.kill()
         crawl.wait()
+
+
+def test_records_travel_to_the_recorder_whole():
+    records = [story_record(0), ArticleRecord("http://a.test/n", "http://a.test/n?x", None, "2030-01-01T00:00:00+00:00",
+                                              None, "http://a.test/first")]
+    assert records_from_rows(rows_of(records)) == records  # band keys made again from the signature
