@@ -4,6 +4,7 @@ from __future__ import annotations
 import codecs
 import functools
 import re
+import weakref
 
 import lxml.etree
 import lxml.html
@@ -129,7 +130,22 @@ def parse_html(html: str) -> lxml.html.HtmlElement | None:
         return None
     if root.find("body") is None:
         root = _reparse_body(root, html)
+    _PARSED_SOURCES[root] = html
     return root
+
+
+# Per tree made by parse_html: the text it was parsed from (parsed_source).
+_PARSED_SOURCES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def parsed_source(root: lxml.html.HtmlElement) -> str | None:
+    """The text ``parse_html`` parsed ``root``'s tree from (control characters removed);
+    None for a tree made otherwise.
+
+    Every tag and attribute name of the tree is written in it (in any case: libxml2
+    lowercases them), so a name absent from it is absent from the tree.
+    """
+    return _PARSED_SOURCES.get(root)
 
 
 def _without_control_chars(html: str) -> tuple[str, bytes | None]:
