@@ -1,6 +1,7 @@
 """Publish-date heuristics: sources in order, zones kept, bad dates rejected."""
 from datetime import datetime
 
+import lxml.html
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -48,6 +49,20 @@ def test_itemprop_and_time_element():
     assert published(html) == "2018-09-02"
     html = page(body='<h1>Bridge reopens after repairs</h1><time datetime="2018-09-02T10:40:00Z">Sunday</time>')
     assert published(html) == "2018-09-02T10:40:00+00:00"
+
+
+@pytest.mark.parametrize("attribute", ["data-ptime", "DATA-PTime", "data-publishtime", "Data-PubTime"])
+def test_marked_date_attribute_in_any_case(attribute):
+    body = f'<h1>Bridge reopens after repairs</h1><p>Text</p><span {attribute}="2018-09-02 10:40">today</span>'
+    assert published(page(body=body)) == "2018-09-02T10:40:00"
+    root = lxml.html.document_fromstring(page(body=body))   # not parse_html's: its source is unknown
+    assert find_published(root, read_page_meta(root), None, FETCHED) == "2018-09-02T10:40:00"
+
+
+def test_marked_date_names_written_elsewhere_only():
+    body = ('<h1>Bridge reopens after repairs</h1><p>data-ptime and data-pubtime are words here.</p>'
+            '<span class="x-ptime">3 May 2017</span>')
+    assert published(page(body=body)) == "2017-05-03"
 
 
 @pytest.mark.parametrize("byline, expected", [

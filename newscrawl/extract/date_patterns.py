@@ -71,6 +71,12 @@ MARKED_DATE_XPATH = "descendant::*/@data-ptime|descendant::*/@data-publishtime|d
 # <time> elements are known without a walk (metadata.tagged_elements), and each branch is a
 # walk of the whole tree (~0.05 ms a page of ../shared/eval, 2026-11-22).
 PUBDATE_TIME_XPATH = "descendant::time/@pubdate"
+# The names of MARKED_DATE_XPATH's attributes from their "-p", in any case (as libxml2 reads
+# names): a page whose text holds no match after "data" has none of them, and the XPath
+# (three walks of the tree, 0.12 ms a page of ../shared/eval, 2026-11-23) is not run. Its
+# literal "-" lets the regex skip to each hyphen (0.05 ms a page).
+MARKED_DATE_NAME_END_RE = re.compile(r"-p(?:time|ublishtime|ubtime)", re.I)
+MARKED_DATE_NAME_START = "data"
 # schema.org itemprop values marking the publish date, beside MARKED_DATE_XPATH.
 MARKED_DATE_ITEMPROPS = ("datePublished", "dateCreated")
 # The class token marking the publish date (hAtom "published"), beside MARKED_DATE_XPATH.

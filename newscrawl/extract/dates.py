@@ -31,6 +31,7 @@ import lxml.html
 from . import date_patterns as dp
 from .blocks import is_link_navigation
 from .contentblocks import BlockStatsReader
+from .dom import parsed_source
 from .metadata import PageMeta, tagged_elements
 from .named_attributes import select_attributes, words_in_values
 from .options import DEFAULT_OPTIONS, ExtractOptions
@@ -525,10 +526,10 @@ def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str
                if token in f" {value} "}
     chosen = {"class": classes, "itemprop": dp.MARKED_DATE_ITEMPROPS}
     times = tagged_elements(root, "time")
-    marked = dp.MARKED_DATE_XPATH
+    branches = [dp.MARKED_DATE_XPATH] if _may_hold_marked_date_names(root) else []
     if any(element.get("pubdate") is not None for element in times):
-        marked += "|" + dp.PUBDATE_TIME_XPATH
-    for value in select_attributes(root, chosen, marked):
+        branches.append(dp.PUBDATE_TIME_XPATH)
+    for value in select_attributes(root, chosen, "|".join(branches)):
         yield _element_date(value.getparent(), lang)
     headline = find_byline_anchor(root, page)
     for count, element in enumerate(times):
@@ -536,6 +537,18 @@ def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str
             break
         if element.get("datetime") and not _in_foreign_block(element, headline, is_foreign):
             yield _element_date(element, lang)
+
+
+def _may_hold_marked_date_names(root: lxml.html.HtmlElement) -> bool:
+    """False when the page's source shows that no element has an attribute of MARKED_DATE_XPATH."""
+    source = parsed_source(root)
+    if source is None:
+        return True
+    for match in dp.MARKED_DATE_NAME_END_RE.finditer(source):
+        start = match.start()
+        if source[max(0, start - len(dp.MARKED_DATE_NAME_START)):start].lower() == dp.MARKED_DATE_NAME_START:
+            return True
+    return False
 
 
 def _element_date(element: lxml.html.HtmlElement, lang: str | None,

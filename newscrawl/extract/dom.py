@@ -4,10 +4,12 @@ from __future__ import annotations
 import codecs
 import functools
 import re
+import weakref
 
 import lxml.etree
 import lxml.html
 
+from .metadata import tagged_elements
 from .options import ExtractOptions
 from .patterns import (
     CHARSET_ALIASES,
@@ -128,7 +130,22 @@ def parse_html(html: str) -> lxml.html.HtmlElement | None:
         return None
     if root.find("body") is None:
         root = _reparse_body(root, html)
+    _PARSED_SOURCES[root] = html
     return root
+
+
+# Per tree made by parse_html: the text it was parsed from (parsed_source).
+_PARSED_SOURCES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def parsed_source(root: lxml.html.HtmlElement) -> str | None:
+    """The text ``parse_html`` parsed ``root``'s tree from (control characters removed);
+    None for a tree made otherwise.
+
+    Every tag and attribute name of the tree is written in it (in any case: libxml2
+    lowercases them), so a name absent from it is absent from the tree.
+    """
+    return _PARSED_SOURCES.get(root)
 
 
 def _without_control_chars(html: str) -> tuple[str, bytes | None]:
@@ -185,11 +202,18 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
     ``strip_elements`` (C speed). Then noise forms, hidden elements and blocks
     whose class/id names boilerplate (share bars, comments, related links,
     cookie notices...), among the elements that carry such attributes.
+
+    The <noscript>, <form> and article-marker elements are those of the per-tree tag walk
+    (``metadata.tagged_elements``), not found by walks of their own (each ``root.iter(tag)``
+    walks the whole tree): call it on a tree not grown since its first search. An element
+    listed there but removed since (by ``strip_elements`` here, or by
+    ``remove_noise_blocks``) is only changed or dropped inside its removed subtree, so
+    the tree is cleaned the same.
     """
     _unwrap_text_noscripts(root, options)
     lxml.etree.strip_elements(root, *NOISE_TAGS, *FORM_FIELD_TAGS, lxml.etree.Comment,
                               lxml.etree.ProcessingInstruction, with_tail=False)
-    doomed = [form for form in root.iter("form") if _form_is_noise(form, options)]
+    doomed = [form for form in tagged_elements(root, "form") if _form_is_noise(form, options)]
     hidden, named, markers = _classify_named_elements(root, options)
     doomed += hidden
     if named:
@@ -345,7 +369,9 @@ def _unwrap_text_noscripts(root: lxml.html.HtmlElement, options: ExtractOptions)
     Pages that render their article with a script put the same article in a <noscript>
     for readers without it; that copy is the only one in the HTML.
     """
-    for noscript in list(root.iter("noscript")):
+    for noscript in tagged_elements(root, "noscript"):
+        if noscript.getparent() is None:
+            continue   # removed from the tree (remove_noise_blocks), or the root: nothing to unwrap into
         chars = 0
         for text in noscript.itertext():
             chars += len(text.strip())
@@ -395,7 +421,8 @@ def _article_holders(root: lxml.html.HtmlElement, marked: list) -> set:
     ``marked``: the elements with the marker itemprop (found by _classify_named_elements).
     """
     holders: set = set()
-    for marker in [*root.iter(*ARTICLE_MARKER_TAGS), *marked]:
+    markers = [element for tag in ARTICLE_MARKER_TAGS for element in tagged_elements(root, tag)]
+    for marker in [*markers, *marked]:
         if marker in holders:
             continue
         holders.add(marker)

@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 
 import lxml.html
 
-# The elements the page-meta, title and date searches read, by tag, found in one walk per tree
-# (<style> and <noscript> for the texts a reader never sees, page_texts.visible_runs; the
-# headings for the headline, title.py).
-_TAGGED = ("meta", "script", "title", "link", "time", "style", "noscript", "h1", "h2")
+# The elements the page-meta, title and date searches and the cleaning read, by tag, found in one
+# walk per tree (<style> and <noscript> for the texts a reader never sees, page_texts.visible_runs;
+# the headings for the headline, title.py; <noscript>, <form>, <h1>, <article> and <main> for
+# dom.clean_tree).
+_TAGGED = ("meta", "script", "title", "link", "time", "style", "noscript", "h1", "h2", "form", "article", "main")
 # The tags of texts a reader never sees, kept together too ("hidden": in document order).
 _HIDDEN = frozenset({"script", "style", "noscript"})
 # Per tree: {tag or "hidden": [elements in document order]}.
@@ -65,7 +66,7 @@ def _flatten_jsonld(data, out: list[dict], depth: int = 0) -> None:
 
 
 def tagged_elements(root: lxml.html.HtmlElement, tag: str) -> list[lxml.html.HtmlElement]:
-    """The <meta>, <script>, <title>, <link>, <time>, <style>, <noscript>, <h1> or <h2> elements of the tree.
+    """The elements of the tree with one of the tags of ``_TAGGED`` (<meta>, <script>, <h1>...).
 
     In document order; ``tag="hidden"``: the <script>, <style> and <noscript> ones together.
     All are collected in one walk, remembered per tree (each ``root.iter(tag)``
