@@ -61,12 +61,17 @@ _PERSONS = [band.to_bytes(2, "big") for band in range(BANDS)]
 _WINDOW_MULTIPLIERS = tuple(np.uint32(m) for m in (0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D)[:SHINGLE_WORDS])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: no per-instance dict (thousands are pending at once)
 class Fingerprint:
     """A MinHash signature (NUM_PERM uint32 values) and its LSH band keys (signed 64-bit ints)."""
 
     signature: bytes
     bands: tuple[int, ...]
+
+    def __reduce__(self):
+        # The constructor and its two values: a slotted dataclass's own pickling looks up its fields
+        # at every load (~3 us), and a crawl loads one fingerprint per article from its worker.
+        return Fingerprint, (self.signature, self.bands)
 
     def similarity(self, other_signature: bytes) -> float:
         """Estimated Jaccard similarity with another stored signature (0..1)."""

@@ -80,35 +80,54 @@ def record_of(item: dict | ArticleItem, fingerprint: Fingerprint | None, first_s
 
 class PendingFingerprints:
     """Fingerprints of this run's articles not yet in the backend, indexed by LSH band key, so a new
-    article is compared only with those sharing a band (not with every pending one)."""
+    article is compared only with those sharing a band (not with every pending one).
+
+    A band key held by one pending article (nearly all of them) maps to its (order, record) entry
+    itself; a list is made only when a second article shares the band. A list per band key cost 12
+    container objects per pending article, thousands of them alive at once, which every young
+    collection of the garbage collector walked until they were old.
+    """
 
     def __init__(self):
-        self.by_band: dict[int, list[tuple[int, ArticleRecord]]] = {}
+        self.by_band: dict[int, tuple[int, ArticleRecord] | list[tuple[int, ArticleRecord]]] = {}
         self.order = itertools.count()
 
     def add(self, record: ArticleRecord) -> None:
-        if record.fingerprint is not None:
-            entry = (next(self.order), record)
-            for band in record.fingerprint.bands:
-                self.by_band.setdefault(band, []).append(entry)
+        if record.fingerprint is None:
+            return
+        entry = (next(self.order), record)
+        by_band = self.by_band
+        for band in record.fingerprint.bands:
+            held = by_band.get(band)
+            if held is None:
+                by_band[band] = entry
+            elif type(held) is list:
+                held.append(entry)
+            else:
+                by_band[band] = [held, entry]
 
     def remove(self, record: ArticleRecord) -> None:
+        by_band = self.by_band
         for band in record.fingerprint.bands if record.fingerprint is not None else ():
-            entries = self.by_band.get(band, ())
-            if len(entries) == 1 and entries[0][1] is record:  # most bands: this record alone
-                del self.by_band[band]
+            held = by_band.get(band)
+            if held is None:
                 continue
-            kept = [entry for entry in entries if entry[1] is not record]
-            if kept:
-                self.by_band[band] = kept
-            else:
-                self.by_band.pop(band, None)
+            if type(held) is not list:
+                if held[1] is record:
+                    del by_band[band]
+                continue
+            kept = [entry for entry in held if entry[1] is not record]
+            by_band[band] = kept if len(kept) > 1 else kept[0]  # a list always holds two or more
 
     def sharing_a_band(self, fingerprint: Fingerprint) -> list[ArticleRecord]:
         """Pending records with a band in common with ``fingerprint``, earliest admitted first."""
-        found = {id(record): (order, record) for band in fingerprint.bands
-                 for order, record in self.by_band.get(band, ())}
-        return [record for _, record in sorted(found.values(), key=lambda entry: entry[0])]
+        found = {}
+        for band in fingerprint.bands:
+            held = self.by_band.get(band)
+            if held is not None:
+                for order, record in held if type(held) is list else (held,):
+                    found[order] = record
+        return [found[order] for order in sorted(found)]
 
 
 class Ledger:

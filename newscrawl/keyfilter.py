@@ -68,7 +68,20 @@ class KeyFilter:
         return bool(held[first >> 3] >> (first & 7) & 1 and held[second >> 3] >> (second & 7) & 1)
 
     def may_hold_any(self, keys: Iterable[int]) -> bool:
-        return any(self.may_hold(key) for key in keys)
+        """Whether any of ``keys`` may be held: :meth:`may_hold` written out in one loop.
+
+        The crawl asks this for every article (its URL keys, then its 12 band keys), on the event
+        loop's thread; a call of ``may_hold`` per key inside ``any`` cost ~25 us per article there,
+        this loop ~5 us (most keys stop at their first, clear, bit).
+        """
+        held, mask, shift = self.bytes, self.mask, self.shift
+        for key in keys:
+            first = key & mask
+            if held[first >> 3] >> (first & 7) & 1:
+                second = ((key * _SECOND_POSITION_MULTIPLIER) & _UINT64) >> shift
+                if held[second >> 3] >> (second & 7) & 1:
+                    return True
+        return False
 
     def filled(self) -> float:
         """The share of bits set (0..1); a key not held reads "maybe" with about its square."""

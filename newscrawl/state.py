@@ -82,7 +82,7 @@ def url_key(url: str) -> int:
     return _KEY.unpack(hashlib.blake2b(url.encode("utf-8"), digest_size=8).digest())[0]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: no per-instance dict (thousands are pending at once)
 class ArticleRecord:
     """What the state keeps of one emitted article."""
 

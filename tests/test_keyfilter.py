@@ -30,6 +30,16 @@ def test_every_added_key_reads_maybe_and_few_others_do():
     assert held.may_hold_any([others[0], keys[5]]) and not held.may_hold_any([])
 
 
+def test_any_of_several_keys_reads_maybe_exactly_when_one_of_them_does():
+    held = KeyFilter(mib=0.001)  # 8,192 bits: crowded, so many keys not added read "maybe" too
+    held.add(_random_keys(3, 1_000))
+    others = _random_keys(4, 3_000)
+    groups = [others[start:start + 3] for start in range(0, len(others), 3)]
+    answers = [held.may_hold_any(group) for group in groups]
+    assert answers == [any(held.may_hold(key) for key in group) for group in groups]
+    assert 0 < sum(answers) < len(groups)  # both answers occur
+
+
 def test_size_is_rounded_down_to_a_power_of_two_bits():
     assert KeyFilter(mib=1).mask + 1 == 8 * 2**20
     assert KeyFilter(mib=1.5).mask + 1 == 8 * 2**20

@@ -103,6 +103,21 @@ def test_pending_fingerprints_forget_a_record_and_keep_those_sharing_its_bands()
     assert not pending.by_band
 
 
+def test_pending_fingerprints_shared_by_three_records_shrink_back_to_one_entry():
+    pending = PendingFingerprints()
+    same = [story_record(0, first_seen=f"2030-01-0{day}T00:00:00+00:00") for day in (1, 2, 3)]  # one text: all bands shared
+    for record in same:
+        pending.add(record)
+    assert pending.sharing_a_band(same[0].fingerprint) == same
+    pending.remove(same[1])
+    assert pending.sharing_a_band(same[0].fingerprint) == [same[0], same[2]]
+    pending.remove(same[0])
+    assert pending.sharing_a_band(same[2].fingerprint) == [same[2]]
+    assert all(entry == (2, same[2]) for entry in pending.by_band.values())  # single entries, not lists
+    pending.remove(same[2])
+    assert not pending.by_band
+
+
 def test_first_similar_skips_unusable_and_dissimilar_signatures_and_keeps_their_order():
     story = " ".join(HARBOR[0].paragraphs)
     fingerprint = fingerprint_text(story)
