@@ -293,6 +293,16 @@ def test_meta_date_with_eastern_arabic_digits():
 # --- a UTC machine date shown nowhere: the zone of the page's other times
 
 STORY = "<h1>Bridge reopens after repairs</h1><p>The bridge reopened after two years of work.</p>"
+def test_tooltip_over_an_inner_machine_date_is_not_read():
+    # the link's tooltip renders the span's epoch (06:25 UTC on 11 Jul) in the reader's zone
+    stamp = ('<small class="time"><a href="/status/1" class="post-timestamp" title="11:25 PM - 10 Jul 2020">'
+             '<span class="timestamp-short" data-time="1594448702">Jul 10</span></a></small>')
+    assert published(page(body="<h1>Bridge reopens after repairs</h1>" + stamp)).startswith("2020-07-11")
+    # with no machine date inside, the tooltip is the box's date
+    alone = '<a href="/status/1" class="post-timestamp" title="11:25 PM - 10 Jul 2020">Jul 10</a>'
+    assert published(page(body="<h1>Bridge reopens after repairs</h1>" + alone)) == "2020-07-10"
+
+
 UTC_LATE = '<meta property="article:published_time" content="2021-03-04T03:40:12Z">'
 
 

@@ -60,8 +60,12 @@ META_MODIFIED_KEYS = (
 )
 
 # Element attributes holding a machine-readable publish date.
-ATTRIBUTE_DATE_KEYS = ("datetime", "content", "data-publishtime", "data-ptime", "data-time",
-                       "data-date", "data-published", "title")
+MACHINE_DATE_KEYS = ("datetime", "content", "data-publishtime", "data-ptime", "data-time",
+                     "data-date", "data-published")
+# The tooltip, read last: a date written for people ("11:25 PM - 10 Jul 2020"), or an ISO
+# one on a microformat <abbr class="published">.
+TOOLTIP_DATE_KEY = "title"
+ATTRIBUTE_DATE_KEYS = MACHINE_DATE_KEYS + (TOOLTIP_DATE_KEY,)
 
 # Attributes marking the publish date explicitly (163 "data-ptime", HTML5 <time pubdate>);
 # their elements hold the date. The attribute axis is used because testing attributes of
