@@ -154,6 +154,19 @@ def test_script_variable_and_epoch():
     assert published(html).startswith("2019-09-07")
 
 
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "2020-07-11T16:25:02+00:00"),
+    ("zh-CN", "2020-07-12T00:25:02+08:00"),
+    ("ja", "2020-07-12T01:25:02+09:00"),
+    (None, "2020-07-12T00:25:02+08:00"),
+])
+def test_timestamp_read_in_the_zone_of_the_page_language(lang, expected):
+    html = page(body='<h1>Bridge reopens after repairs</h1><span class="timestamp" data-time="1594484702">Jul 11</span>')
+    if lang:
+        html = html.replace("<html>", f'<html lang="{lang}">')
+    assert published(html) == expected
+
+
 def test_numeric_order_day_first_outside_us():
     assert parse_date("02/09/2018", "fr").iso() == "2018-09-02"
     assert parse_date("09/02/2018", "en").iso() == "2018-09-02"

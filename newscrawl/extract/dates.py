@@ -122,7 +122,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
         ]
     late: list[Callable[[], Iterator[FoundDate | None]]] = []
     if root is not None:
-        late.append(lambda: _from_scripts(root))
+        late.append(lambda: _from_scripts(root, lang))
     late += [
         lambda: _from_url(url),
         lambda: _from_jsonld(page, dp.JSONLD_MODIFIED_KEYS, lang),
@@ -145,7 +145,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
         found = _shown_machine_date([found] + others, local) or found
         if found.zone == "+00:00":
             if local is None and root is not None:
-                local = _first_accepted([lambda: _from_scripts(root)], bounds)
+                local = _first_accepted([lambda: _from_scripts(root, lang)], bounds)
             found = _local_day_of(found, local)
             if local is None and root is not None:
                 found = _in_page_zone(found, root, page)
@@ -277,7 +277,7 @@ def parse_date(value: str | None, lang: str | None = None) -> FoundDate | None:
         return None
     match = dp.EPOCH_RE.match(value)
     if match:
-        return _from_epoch(int(match.group("epoch")))
+        return _from_epoch(int(match.group("epoch")), lang)
     match = dp.COMPACT_DATE_RE.match(value)
     if match:
         return _build(match.groupdict())
@@ -463,13 +463,18 @@ def _zone(text: str | None) -> str | None:
     return f"{text[0]}{digits[:2]}:{digits[2:4]}"
 
 
-def _from_epoch(seconds: int) -> FoundDate | None:
+def _from_epoch(seconds: int, lang: str | None = None) -> FoundDate | None:
+    """A Unix timestamp read in the zone of the page's language (``EPOCH_ZONE_BY_LANG``)."""
+    if lang is None:
+        zone = dp.EPOCH_ZONE_NO_LANG
+    else:
+        zone = dp.EPOCH_ZONE_BY_LANG.get(lang, dp.EPOCH_ZONE_OTHER_LANG)
     try:
-        moment = datetime.fromtimestamp(seconds, tz=timezone(timedelta(hours=8)))
+        moment = datetime.fromtimestamp(seconds, tz=timezone(_offset(zone)))
     except (OverflowError, OSError, ValueError):
         return None
     return FoundDate(moment.year, moment.month, moment.day, moment.hour, moment.minute,
-                     moment.second, "+08:00")
+                     moment.second, zone)
 
 
 def _from_rfc2822(value: str) -> FoundDate | None:
@@ -872,7 +877,7 @@ def _from_raw_jsonld(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[
             yield parse_date(match.group("value"), lang)
 
 
-def _from_scripts(root: lxml.html.HtmlElement) -> Iterator[FoundDate | None]:
+def _from_scripts(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[FoundDate | None]:
     """Publish-time variables of inline scripts (WeChat "var ct", "pubtime")."""
     for element in tagged_elements(root, "script"):
         script = element.text if element.get("src") is None else None
@@ -881,7 +886,7 @@ def _from_scripts(root: lxml.html.HtmlElement) -> Iterator[FoundDate | None]:
         for match in dp.SCRIPT_VALUE_RE.finditer(script):
             start = match.start()
             if dp.SCRIPT_KEY_BEFORE_RE.search(script[max(0, start - 40):start]):
-                yield parse_date(match.group("value"))
+                yield parse_date(match.group("value"), lang)
 
 
 def _from_url(url: str | None) -> Iterator[FoundDate | None]:
