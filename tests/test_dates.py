@@ -154,6 +154,19 @@ def test_script_variable_and_epoch():
     assert published(html).startswith("2019-09-07")
 
 
+@pytest.mark.parametrize("lang, expected", [
+    ("en", "2020-07-11T16:25:02+00:00"),
+    ("zh-CN", "2020-07-12T00:25:02+08:00"),
+    ("ja", "2020-07-12T01:25:02+09:00"),
+    (None, "2020-07-12T00:25:02+08:00"),
+])
+def test_timestamp_read_in_the_zone_of_the_page_language(lang, expected):
+    html = page(body='<h1>Bridge reopens after repairs</h1><span class="timestamp" data-time="1594484702">Jul 11</span>')
+    if lang:
+        html = html.replace("<html>", f'<html lang="{lang}">')
+    assert published(html) == expected
+
+
 def test_numeric_order_day_first_outside_us():
     assert parse_date("02/09/2018", "fr").iso() == "2018-09-02"
     assert parse_date("09/02/2018", "en").iso() == "2018-09-02"
@@ -293,6 +306,16 @@ def test_meta_date_with_eastern_arabic_digits():
 # --- a UTC machine date shown nowhere: the zone of the page's other times
 
 STORY = "<h1>Bridge reopens after repairs</h1><p>The bridge reopened after two years of work.</p>"
+def test_tooltip_over_an_inner_machine_date_is_not_read():
+    # the link's tooltip renders the span's epoch (06:25 UTC on 11 Jul) in the reader's zone
+    stamp = ('<small class="time"><a href="/status/1" class="post-timestamp" title="11:25 PM - 10 Jul 2020">'
+             '<span class="timestamp-short" data-time="1594448702">Jul 10</span></a></small>')
+    assert published(page(body="<h1>Bridge reopens after repairs</h1>" + stamp)).startswith("2020-07-11")
+    # with no machine date inside, the tooltip is the box's date
+    alone = '<a href="/status/1" class="post-timestamp" title="11:25 PM - 10 Jul 2020">Jul 10</a>'
+    assert published(page(body="<h1>Bridge reopens after repairs</h1>" + alone)) == "2020-07-10"
+
+
 UTC_LATE = '<meta property="article:published_time" content="2021-03-04T03:40:12Z">'
 
 

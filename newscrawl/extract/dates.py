@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Callable, Iterator
 
+import lxml.etree
 import lxml.html
 
 from . import date_patterns as dp
@@ -42,6 +43,11 @@ from .title import find_byline_anchor, following_texts, preceding_texts, visible
 _LABEL_REACH_CHARS = 48
 # Characters of a date-named box's text searched for its date.
 _DATE_BOX_TEXT_CHARS = 300
+# Elements inside a date-named box (document order) searched for a machine date under the
+# box's tooltip: a timestamp link or byline row holds a handful of spans and links (the
+# tweet timestamp of htmldate-mediacloud holds its epoch on the first); a box that wraps
+# the article is not walked.
+_DATE_BOX_INNER_ELEMENTS = 8
 # Texts longer than this are searched for dates only around their years (chars): below it
 # one pass of each pattern is cheaper than finding the years first.
 _WINDOWED_TEXT_CHARS = 1000
@@ -116,7 +122,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
         ]
     late: list[Callable[[], Iterator[FoundDate | None]]] = []
     if root is not None:
-        late.append(lambda: _from_scripts(root))
+        late.append(lambda: _from_scripts(root, lang))
     late += [
         lambda: _from_url(url),
         lambda: _from_jsonld(page, dp.JSONLD_MODIFIED_KEYS, lang),
@@ -139,7 +145,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
         found = _shown_machine_date([found] + others, local) or found
         if found.zone == "+00:00":
             if local is None and root is not None:
-                local = _first_accepted([lambda: _from_scripts(root)], bounds)
+                local = _first_accepted([lambda: _from_scripts(root, lang)], bounds)
             found = _local_day_of(found, local)
             if local is None and root is not None:
                 found = _in_page_zone(found, root, page)
@@ -271,7 +277,7 @@ def parse_date(value: str | None, lang: str | None = None) -> FoundDate | None:
         return None
     match = dp.EPOCH_RE.match(value)
     if match:
-        return _from_epoch(int(match.group("epoch")))
+        return _from_epoch(int(match.group("epoch")), lang)
     match = dp.COMPACT_DATE_RE.match(value)
     if match:
         return _build(match.groupdict())
@@ -457,13 +463,18 @@ def _zone(text: str | None) -> str | None:
     return f"{text[0]}{digits[:2]}:{digits[2:4]}"
 
 
-def _from_epoch(seconds: int) -> FoundDate | None:
+def _from_epoch(seconds: int, lang: str | None = None) -> FoundDate | None:
+    """A Unix timestamp read in the zone of the page's language (``EPOCH_ZONE_BY_LANG``)."""
+    if lang is None:
+        zone = dp.EPOCH_ZONE_NO_LANG
+    else:
+        zone = dp.EPOCH_ZONE_BY_LANG.get(lang, dp.EPOCH_ZONE_OTHER_LANG)
     try:
-        moment = datetime.fromtimestamp(seconds, tz=timezone(timedelta(hours=8)))
+        moment = datetime.fromtimestamp(seconds, tz=timezone(_offset(zone)))
     except (OverflowError, OSError, ValueError):
         return None
     return FoundDate(moment.year, moment.month, moment.day, moment.hour, moment.minute,
-                     moment.second, "+08:00")
+                     moment.second, zone)
 
 
 def _from_rfc2822(value: str) -> FoundDate | None:
@@ -553,7 +564,16 @@ def _may_hold_marked_date_names(root: lxml.html.HtmlElement) -> bool:
 
 def _element_date(element: lxml.html.HtmlElement, lang: str | None,
                   text_too: bool = True) -> FoundDate | None:
-    for key in dp.ATTRIBUTE_DATE_KEYS:
+    found = _attribute_date(element, lang, dp.ATTRIBUTE_DATE_KEYS)
+    if found is not None or not text_too:
+        return found
+    return parse_date(" ".join(element.text_content().split())[:200], lang)
+
+
+def _attribute_date(element: lxml.html.HtmlElement, lang: str | None,
+                    keys: tuple[str, ...]) -> FoundDate | None:
+    """The date of the element's first attribute among ``keys``, else of a ``data-...time/date`` one."""
+    for key in keys:
         found = parse_date(element.get(key), lang)
         if found is not None:
             return found
@@ -562,9 +582,24 @@ def _element_date(element: lxml.html.HtmlElement, lang: str | None,
             found = parse_date(value, lang)
             if found is not None:
                 return found
-    if not text_too:
-        return None
-    return parse_date(" ".join(element.text_content().split())[:200], lang)
+    return None
+
+
+def _box_attribute_date(box: lxml.html.HtmlElement, lang: str | None) -> FoundDate | None:
+    """The date a date box writes only in its attributes (its text shows none).
+
+    None when that date is the box's tooltip over an element that holds a machine
+    date: the tooltip renders that moment for people, often in the reader's zone,
+    and the inner element (a date box too when named so) gives the moment itself.
+    """
+    found = _element_date(box, lang, text_too=False)
+    if found is None or _attribute_date(box, lang, dp.MACHINE_DATE_KEYS) is not None:
+        return found
+    inner = box.iterdescendants(lxml.etree.Element)
+    for _, element in zip(range(_DATE_BOX_INNER_ELEMENTS), inner):
+        if _attribute_date(element, lang, dp.MACHINE_DATE_KEYS) is not None:
+            return None
+    return found
 
 
 def _in_foreign_block(element: lxml.html.HtmlElement, headline: lxml.html.HtmlElement | None,
@@ -762,7 +797,7 @@ def _from_date_classes(root: lxml.html.HtmlElement, page: PageMeta, lang: str | 
             found_in_text = True
             yield found
         if not found_in_text:
-            yield _element_date(element, lang, text_too=False)
+            yield _box_attribute_date(element, lang)
 
 
 def _leading_text(element: lxml.html.HtmlElement, limit: int) -> str:
@@ -842,7 +877,7 @@ def _from_raw_jsonld(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[
             yield parse_date(match.group("value"), lang)
 
 
-def _from_scripts(root: lxml.html.HtmlElement) -> Iterator[FoundDate | None]:
+def _from_scripts(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[FoundDate | None]:
     """Publish-time variables of inline scripts (WeChat "var ct", "pubtime")."""
     for element in tagged_elements(root, "script"):
         script = element.text if element.get("src") is None else None
@@ -851,7 +886,7 @@ def _from_scripts(root: lxml.html.HtmlElement) -> Iterator[FoundDate | None]:
         for match in dp.SCRIPT_VALUE_RE.finditer(script):
             start = match.start()
             if dp.SCRIPT_KEY_BEFORE_RE.search(script[max(0, start - 40):start]):
-                yield parse_date(match.group("value"))
+                yield parse_date(match.group("value"), lang)
 
 
 def _from_url(url: str | None) -> Iterator[FoundDate | None]:
