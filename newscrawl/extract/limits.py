@@ -5,13 +5,15 @@ element count that stops at the limit, a clock read between steps.
 """
 from __future__ import annotations
 
+import re
 import time
 from itertools import islice
 
 # A start tag longer than this (chars) is looked at for its attribute count; shorter tags cannot
 # hold max_attributes_per_element attributes worth worrying about.
 LONG_TAG_CHARS = 4096
-# Slices of the page checked for "<" and ">" before a long tag is looked for: any run of LONG_TAG_CHARS
+_LONG_TAG_RE = re.compile(r"<[A-Za-z][^<>]{%d,}" % LONG_TAG_CHARS)
+# Slices of the page checked for "<" and ">" before that regex runs: any run of LONG_TAG_CHARS
 # chars holds one whole slice of half that length (aligned on its multiples).
 _SLICE_CHARS = LONG_TAG_CHARS // 2
 
@@ -19,40 +21,21 @@ _SLICE_CHARS = LONG_TAG_CHARS // 2
 def too_many_attributes(text: str, max_attributes: int) -> bool:
     """True when one start tag holds more than ``max_attributes`` attributes (libxml2 is quadratic there)."""
     for start in _long_tag_starts(text):
-        tag = _long_tag_at(text, start)
-        if tag is not None and (tag.count("=") > max_attributes or len(tag.split()) > max_attributes):
-            return True
+        tag = _LONG_TAG_RE.match(text, start)
+        if tag is not None:
+            tag = tag.group()
+            if tag.count("=") > max_attributes or len(tag.split()) > max_attributes:
+                return True
     return False
 
 
-def _long_tag_at(text: str, start: int) -> str | None:
-    """The start tag opening at ``start`` (a "<") up to the next "<" or ">", when a letter
-    follows the "<" and LONG_TAG_CHARS chars or more follow that letter; else None.
-
-    What ``re.match(r"<[A-Za-z][^<>]{4096,}", text, start)`` gives, found with ``str.find``:
-    the regex tests its character class on every char of the tag, and the tags looked at are
-    the long runs (inline scripts, JSON): 0.027 ms a page of ../shared/eval (cProfile
-    tottime of its calls over 862 pages, 2026-11-26).
-    """
-    letter = text[start + 1:start + 2]
-    if not (letter.isascii() and letter.isalpha()):
-        return None
-    end = text.find("<", start + 1)
-    if end < 0:
-        end = len(text)
-    closing = text.find(">", start + 1, end)
-    if closing >= 0:
-        end = closing
-    return text[start:end] if end - start - 2 >= LONG_TAG_CHARS else None
-
-
 def _long_tag_starts(text: str) -> list[int]:
-    """Where a long tag (``_long_tag_at``) can start: the last "<" before each slice holding no "<" or ">".
+    """Where ``_LONG_TAG_RE`` can match: the last "<" before each slice holding no "<" or ">".
 
     A long tag is a run of more than LONG_TAG_CHARS chars free of "<" and ">" after its "<",
     so it holds such a slice and starts at the last "<" before it. Real pages have few such
     slices (long texts and scripts): ~40 ``str.find`` calls on a page of 80,000 chars instead of
-    a regex stepping through every tag (0.3 ms a page of ../shared/eval, 2026-11-22).
+    the regex stepping through every tag (0.3 ms a page of ../shared/eval, 2026-11-22).
     """
     starts: list[int] = []
     for start in range(0, len(text) - _SLICE_CHARS + 1, _SLICE_CHARS):
