@@ -73,4 +73,6 @@ def test_attribute_limit_is_an_option():
     assert not too_many_attributes(tag, 5_000)
     # a long tag made of one big data: URI is not many attributes
     assert not too_many_attributes('<img src="data:image/png;base64,' + "QUJD" * 5_000 + '==">', 2_000)
+    assert too_many_attributes("<p " + 'a="1" ' * 3_000, 2_000)   # a tag cut off by the end of the page
+    assert not too_many_attributes("<p>" + "a=1 " * 3_000, 2_000)   # text, not a tag
     assert extract(f"<html><body>{tag}{ARTICLE}</body></html>").reason == "too_large"

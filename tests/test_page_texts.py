@@ -33,6 +33,18 @@ def test_link_free_runs_skip_links_foreign_blocks_and_their_tails():
     assert link_free_runs(root, 10_000, _is_foreign) == ["Intro", "Last words"]
 
 
+def test_link_free_runs_keep_comment_tails_and_drop_hidden_tails():
+    root = tree("<p>One<!-- note -->after note</p><noscript><p>inside</p>gone</noscript><p>Two</p>")
+    assert link_free_runs(root, 10_000, _is_foreign) == ["One", "after note", "inside", "Two"]
+
+
+def test_link_free_runs_stop_past_max_chars_after_a_childless_elements_tail():
+    root = tree("<p>aaaa</p>bbbb<p>cccc</p>")
+    assert link_free_runs(root, 4, _is_foreign) == ["aaaa", "bbbb"]
+    root = tree("<div><p>aaaa</p></div>bbbb<p>cccc</p>")
+    assert link_free_runs(root, 4, _is_foreign) == ["aaaa"]
+
+
 def test_texts_containing_a_word():
     root = tree("<p>alpha beta</p><p>gamma</p><p>beta again</p>")
     texts = body_texts(root)
