@@ -138,7 +138,7 @@ def link_free_runs(root: lxml.html.HtmlElement, max_chars: int,
 
     One ``iterwalk`` (lxml's walk in C, a skipped block never entered) instead of a
     stack of tuples in Python: 0.69 -> 0.45 ms a call (862 pages of ../shared/eval,
-    2026-11-26, /tmp/speed-s11/micro5.py), same runs. The size limit is read before
+    2026-11-26, each page's call timed alone), the same runs on every page. The size limit is read before
     each text or tail, except the tail of an element without children, added right
     after its text as the stack walk did.
     """
