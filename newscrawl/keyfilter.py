@@ -45,9 +45,6 @@ class KeyFilter:
         self.bytes = bytearray(size >> 3)
         self.lock = threading.Lock()
 
-    def _positions(self, key: int) -> tuple[int, int]:
-        return key & self.mask, ((key * _SECOND_POSITION_MULTIPLIER) & _UINT64) >> self.shift
-
     def add(self, keys: Iterable[int]) -> None:
         """Set the bits of ``keys`` (signed or unsigned 64-bit ints).
 
@@ -63,16 +60,15 @@ class KeyFilter:
                              np.left_shift(1, slots & np.uint64(7)).astype(np.uint8))
 
     def may_hold(self, key: int) -> bool:
-        held = self.bytes
-        first, second = self._positions(key)
-        return bool(held[first >> 3] >> (first & 7) & 1 and held[second >> 3] >> (second & 7) & 1)
+        """Whether ``key`` may be held (both its bits set); False proves it is not."""
+        return self.may_hold_any((key,))
 
     def may_hold_any(self, keys: Iterable[int]) -> bool:
-        """Whether any of ``keys`` may be held: :meth:`may_hold` written out in one loop.
+        """Whether any of ``keys`` may be held, in one loop over the keys.
 
         The crawl asks this for every article (its URL keys, then its 12 band keys), on the event
-        loop's thread; a call of ``may_hold`` per key inside ``any`` cost ~25 us per article there,
-        this loop ~5 us (most keys stop at their first, clear, bit).
+        loop's thread; a method call per key inside ``any`` cost ~25 us per article there, this loop
+        ~5 us (most keys stop at their first, clear, bit). The positions are those ``add`` sets.
         """
         held, mask, shift = self.bytes, self.mask, self.shift
         for key in keys:
