@@ -303,9 +303,6 @@ def test_meta_date_with_eastern_arabic_digits():
     assert published(html) == "2020-08-24"
 
 
-# --- a UTC machine date shown nowhere: the zone of the page's other times
-
-STORY = "<h1>Bridge reopens after repairs</h1><p>The bridge reopened after two years of work.</p>"
 def test_tooltip_over_an_inner_machine_date_is_not_read():
     # the link's tooltip renders the span's epoch (06:25 UTC on 11 Jul) in the reader's zone
     stamp = ('<small class="time"><a href="/status/1" class="post-timestamp" title="11:25 PM - 10 Jul 2020">'
@@ -316,6 +313,9 @@ def test_tooltip_over_an_inner_machine_date_is_not_read():
     assert published(page(body="<h1>Bridge reopens after repairs</h1>" + alone)) == "2020-07-10"
 
 
+# --- a UTC machine date shown nowhere: the zone of the page's other times
+
+STORY = "<h1>Bridge reopens after repairs</h1><p>The bridge reopened after two years of work.</p>"
 UTC_LATE = '<meta property="article:published_time" content="2021-03-04T03:40:12Z">'
 
 
