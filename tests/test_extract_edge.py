@@ -207,8 +207,9 @@ def test_utf8_bom_wins_over_declaration():
     assert "据介绍，工程将按照“一街一方案”的原则分段施工" in result.text
 
 
-def test_str_with_xml_declaration():
-    html = "<?xml version='1.0' encoding='utf-8'?>\n" + _article(PARAGRAPHS_EN)
+@pytest.mark.parametrize("before", ["", " \n\u3000"], ids=["at-start", "after-whitespace"])
+def test_str_with_xml_declaration(before):
+    html = before + "<?xml version='1.0' encoding='utf-8'?>\n" + _article(PARAGRAPHS_EN)
     result = extract(html)
     assert result.is_article
     assert "according to the board's chief engineer" in result.text

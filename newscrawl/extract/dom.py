@@ -112,14 +112,20 @@ def decode_html(data: bytes, declared: str | None = None, head_bytes: int = 4096
     return data.decode(best, errors="replace")
 
 
+# The start of an XML declaration, after whitespace (\s: str.isspace's whitespace, which
+# lstrip() strips), and the whole declaration: read without copying the page.
+_XML_DECLARATION_START_RE = re.compile(r"\s*<\?xml")
+_XML_DECLARATION_RE = re.compile(r"^\s*<\?xml[^>]*\?>")
+
+
 def parse_html(html: str) -> lxml.html.HtmlElement | None:
     """Parse a page into an lxml tree; None when there is nothing to parse."""
     html, data = _without_control_chars(html)
-    if not html.strip():
+    if not html or html.isspace():   # not html.strip(): no copy of the page
         return None
-    if html.lstrip().startswith("<?xml"):
+    if _XML_DECLARATION_START_RE.match(html):
         # lxml refuses str input with an encoding declaration
-        html = re.sub(r"^\s*<\?xml[^>]*\?>", "", html, count=1)
+        html = _XML_DECLARATION_RE.sub("", html, count=1)
         data = None
     try:
         if data is None:
@@ -128,7 +134,7 @@ def parse_html(html: str) -> lxml.html.HtmlElement | None:
             root = lxml.html.document_fromstring(data, parser=_UTF8_PARSER)
     except (lxml.etree.ParserError, ValueError):
         return None
-    if root.find("body") is None:
+    if next(root.iterchildren("body"), None) is None:   # root.find: ElementPath's Python code
         root = _reparse_body(root, html)
     _PARSED_SOURCES[root] = html
     return root
