@@ -69,8 +69,8 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
         return _no_article(url, "too_large")
 
     page = read_page_meta(root)
-    title = find_title(root, page)
-    published = find_published(root, page, url, fetched_at)
+    title = find_title(root, page, opts)
+    published = find_published(root, page, url, fetched_at, opts)
     authors = find_authors(root, page)
 
     if opts.content_blocks:
