@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from newscrawl.extract import date_patterns
-from newscrawl.extract.dates import _year_matches, find_published, iter_text_dates, parse_date
+from newscrawl.extract.dates import (FoundDate, _shown_machine_date, _year_matches, find_published,
+                                     iter_text_dates, parse_date)
 from newscrawl.extract.dom import parse_html
 from newscrawl.extract.metadata import read_page_meta
 
@@ -147,6 +148,26 @@ def test_utc_meta_read_as_the_local_day_the_page_shows():
     html = page('<meta property="article:published_time" content="2020-02-18T02:18:11+00:00">',
                 "<h1>Bridge reopens after repairs</h1><div>Por Agencia | 17 de febrero 2020</div>")
     assert published(html) == "2020-02-17"
+
+
+def test_utc_meta_and_a_marked_date_of_another_day_the_page_shows():
+    html = page('<meta property="article:published_time" content="2020-02-18T02:18:11+00:00">',
+                '<h1>Bridge reopens after repairs</h1><div>Por Agencia | 10 de febrero 2020</div>'
+                '<span itemprop="datePublished" content="2020-02-10T09:00:00-03:00"></span>')
+    assert published(html) == "2020-02-10T09:00:00-03:00"
+
+
+def test_later_machine_dates_are_read_only_when_the_shown_day_is_not_the_first_ones():
+    first, other = FoundDate(2020, 2, 18, 2, 18, 11, "+00:00"), FoundDate(2020, 2, 10)
+
+    def unread():
+        raise AssertionError("the later machine dates were read")
+        yield
+
+    assert _shown_machine_date(first, unread(), None) is None
+    assert _shown_machine_date(first, unread(), FoundDate(2020, 2, 18)) is first
+    assert _shown_machine_date(first, iter([other]), FoundDate(2020, 2, 10, 9)) is other
+    assert _shown_machine_date(first, iter([other]), FoundDate(2020, 2, 11)) is None
 
 
 def test_script_variable_and_epoch():
