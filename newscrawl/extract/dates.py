@@ -108,6 +108,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
         if revised is not None:
             return revised.iso()
     is_foreign = _foreign_test(options)  # one per page: it remembers the blocks it counted
+    texts = _PageTexts(root, page, options, is_foreign)
     machine: list[Callable[[], Iterator[FoundDate | None]]] = [
         lambda: _from_jsonld(page, dp.JSONLD_PUBLISHED_KEYS, lang),
         lambda: _from_meta(page, dp.META_PUBLISHED_KEYS, lang),
@@ -117,7 +118,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
         machine.append(lambda: _from_raw_jsonld(root, lang))
         machine.append(lambda: _from_marked_elements(root, page, lang, is_foreign))
         shown += [
-            lambda: _from_byline(root, page, lang, bounds, options, is_foreign),
+            lambda: _from_byline(root, page, lang, bounds, options, texts),
             lambda: _from_date_classes(root, page, lang, bounds, options, is_foreign),
             lambda: _from_labelled_text(root, lang, bounds, options),
         ]
@@ -133,7 +134,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
         late.append(lambda: _from_first_text_date(root, lang, bounds, options, is_foreign))
     late.append(lambda: _from_url(page.first("og:image", "twitter:image")))
     if root is not None:
-        late.append(lambda: _from_updated_byline(root, page, lang, bounds, options, is_foreign))
+        late.append(lambda: _from_updated_byline(root, page, lang, bounds, texts))
 
     machine_dates = _accepted(machine, bounds)
     found = next(machine_dates, None)
@@ -651,28 +652,25 @@ def _foreign_names(names: str) -> int:
 
 
 def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: _Bounds,
-                 options: ExtractOptions, skip: Callable[[lxml.html.HtmlElement], bool]
-                 ) -> Iterator[FoundDate | None]:
+                 options: ExtractOptions, texts: _PageTexts) -> Iterator[FoundDate | None]:
     """The date next to the headline: a labelled one first, else the first one after it."""
     headline = find_byline_anchor(root, page)
     if headline is None:
         return
     inside, _ = _split_dates(visible_text(headline), lang, bounds)
     yield from inside
-    after = following_texts(headline, options.date_after_headline_chars, skip=skip)
-    yield from _pick_in_runs(after, lang, bounds, options)
-    before = preceding_texts(headline, options.date_before_headline_chars, skip=skip)[::-1]
+    yield from _pick_in_runs(texts.after_headline(), lang, bounds, options)
+    before = preceding_texts(headline, options.date_before_headline_chars, skip=texts.is_foreign)[::-1]
     yield from _pick_in_runs(before, lang, bounds, options, last=True)
 
 
 def _from_updated_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: _Bounds,
-                         options: ExtractOptions, skip: Callable[[lxml.html.HtmlElement], bool]
-                         ) -> Iterator[FoundDate]:
+                         texts: _PageTexts) -> Iterator[FoundDate]:
     """A date shown as updated next to the headline: the last resort, as dateModified is."""
     headline = find_byline_anchor(root, page)
     if headline is None:
         return
-    runs = following_texts(headline, options.date_after_headline_chars, skip=skip)
+    runs = texts.after_headline()
     for index, run in enumerate(runs):
         prefix = runs[index - 1][-16:] + "\n" if index else ""
         text = _before_footer(run)
@@ -713,6 +711,26 @@ def _foreign_test(options: ExtractOptions) -> Callable[[lxml.html.HtmlElement], 
             return is_link_navigation(block_stats(element), options)
         return kind == _FOREIGN_NAMED
     return is_foreign
+
+
+class _PageTexts:
+    """Texts of one page that several sources read, each read once (one per page and tree).
+
+    The runs after the byline anchor serve the byline and the updated-byline searches.
+    """
+
+    def __init__(self, root: lxml.html.HtmlElement | None, page: PageMeta, options: ExtractOptions,
+                 is_foreign: Callable[[lxml.html.HtmlElement], bool]):
+        self.root, self.page, self.options, self.is_foreign = root, page, options, is_foreign
+        self._after: list[str] | None = None
+
+    def after_headline(self) -> list[str]:
+        """``following_texts`` of the byline anchor outside foreign blocks (none without an anchor)."""
+        if self._after is None:
+            headline = find_byline_anchor(self.root, self.page)
+            self._after = [] if headline is None else following_texts(
+                headline, self.options.date_after_headline_chars, skip=self.is_foreign)
+        return self._after
 
 
 def _pick_in_runs(runs: list[str], lang: str | None, bounds: _Bounds, options: ExtractOptions,
