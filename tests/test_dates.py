@@ -1,4 +1,5 @@
 """Publish-date heuristics: sources in order, zones kept, bad dates rejected."""
+import re
 from datetime import datetime
 
 import lxml.html
@@ -7,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from newscrawl.extract import date_patterns
-from newscrawl.extract.dates import (FoundDate, _shown_machine_date, _year_matches, find_published,
+from newscrawl.extract.dates import (FoundDate, _holds_year, _shown_machine_date, _year_matches, find_published,
                                      iter_text_dates, parse_date)
 from newscrawl.extract.dom import parse_html
 from newscrawl.extract.metadata import read_page_meta
@@ -209,6 +210,22 @@ def test_no_page():
 @given(st.text(alphabet="0123456789 19 20 年\n\t\u3000a-/.Sep٢", max_size=60))
 def test_year_places_match_the_year_regex(text):
     assert _year_matches(text) == [m.span() for m in date_patterns.HAS_YEAR_RE.finditer(text)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789 19 20 年\n\t\u3000a-/.Sep٢", max_size=60))
+def test_holds_year_agrees_with_the_four_digit_year_regex(text):
+    assert _holds_year(text) == bool(re.search(r"(?:19|20)\d{2}", text))
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("<p>No year shown here</p><a href='/x'>Old story</a>", None),
+    ("<p>Opened on ٢٠١٨-٠٩-٠٢ after repairs</p>", "2018-09-02"),
+    ("<p>Opened on 2018-09-02 after repairs</p>", "2018-09-02"),
+    ("<p>Opened on 18</p><a href='/x'>link</a><p>年9月2日</p>", "2018-09-02"),
+])
+def test_first_text_date_when_the_visible_text_shows_a_year_or_none(body, expected):
+    assert published(page(body=body)) == expected
 
 
 def test_long_text_searched_around_its_years_finds_every_date():

@@ -120,7 +120,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
         shown += [
             lambda: _from_byline(root, page, lang, bounds, options, texts),
             lambda: _from_date_classes(root, page, lang, bounds, options, is_foreign),
-            lambda: _from_labelled_text(root, lang, bounds, options),
+            lambda: _from_labelled_text(texts, lang, bounds),
         ]
     late: list[Callable[[], Iterator[FoundDate | None]]] = []
     if root is not None:
@@ -131,7 +131,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
         lambda: _from_meta(page, dp.META_MODIFIED_KEYS, lang),
     ]
     if root is not None:
-        late.append(lambda: _from_first_text_date(root, lang, bounds, options, is_foreign))
+        late.append(lambda: _from_first_text_date(root, lang, bounds, options, texts))
     late.append(lambda: _from_url(page.first("og:image", "twitter:image")))
     if root is not None:
         late.append(lambda: _from_updated_byline(root, page, lang, bounds, texts))
@@ -379,6 +379,18 @@ def _year_matches(text: str) -> list[tuple[int, int]]:
             matches.append((start, end))
             taken_until = end
     return matches
+
+
+def _holds_year(text: str) -> bool:
+    """True when ``HAS_YEAR_RE`` finds a four-digit year in ``text`` (it stops at the first)."""
+    for century in ("19", "20"):
+        position = text.find(century)
+        while position >= 0:
+            digits = text[position + 2:position + 4]
+            if len(digits) == 2 and digits.isdecimal():
+                return True
+            position = text.find(century, position + 1)
+    return False
 
 
 def _before_footer(text: str) -> str:
@@ -716,13 +728,16 @@ def _foreign_test(options: ExtractOptions) -> Callable[[lxml.html.HtmlElement], 
 class _PageTexts:
     """Texts of one page that several sources read, each read once (one per page and tree).
 
-    The runs after the byline anchor serve the byline and the updated-byline searches.
+    The runs after the byline anchor serve the byline and the updated-byline searches; the
+    visible text serves the labelled-text search and tells the first-text-date search
+    when the page shows no year.
     """
 
     def __init__(self, root: lxml.html.HtmlElement | None, page: PageMeta, options: ExtractOptions,
                  is_foreign: Callable[[lxml.html.HtmlElement], bool]):
         self.root, self.page, self.options, self.is_foreign = root, page, options, is_foreign
         self._after: list[str] | None = None
+        self._visible: str | None = None
 
     def after_headline(self) -> list[str]:
         """``following_texts`` of the byline anchor outside foreign blocks (none without an anchor)."""
@@ -731,6 +746,23 @@ class _PageTexts:
             self._after = [] if headline is None else following_texts(
                 headline, self.options.date_after_headline_chars, skip=self.is_foreign)
         return self._after
+
+    def visible(self) -> str:
+        """The visible body runs joined by newlines, up to ``date_text_scan_chars``."""
+        if self._visible is None:
+            self._visible = "\n".join(visible_runs(self.root, self.options.date_text_scan_chars))
+        return self._visible
+
+    def shows_no_year(self) -> bool:
+        """True when the visible text is whole (not cut at the limit) and holds no year.
+
+        Then no part of it holds a date (105 of the 784 pages of ../shared/eval that reach the
+        first text date, 2026-11-26). "年" anywhere counts as a year: a run ending in two digits
+        and one starting with "年" can meet once the runs between are left out.
+        """
+        text = self.visible()
+        whole = len(text) + 1 <= self.options.date_text_scan_chars  # visible_runs' size when it stopped
+        return whole and "年" not in text and not _holds_year(text) and not _holds_year(_ascii_digits(text))
 
 
 def _pick_in_runs(runs: list[str], lang: str | None, bounds: _Bounds, options: ExtractOptions,
@@ -855,14 +887,12 @@ def _date_box_names(values: set[str]) -> set[str]:
     return kept
 
 
-def _from_labelled_text(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
-                        options: ExtractOptions) -> Iterator[FoundDate]:
+def _from_labelled_text(texts: _PageTexts, lang: str | None, bounds: _Bounds) -> Iterator[FoundDate]:
     """A date labelled as the publish date anywhere in the page text (bounded).
 
     Years are found first (one cheap scan) and only the text around each is parsed.
     """
-    text = "\n".join(visible_runs(root, options.date_text_scan_chars))
-    text, lowered = _cut_at_footer(text)
+    text, lowered = _cut_at_footer(texts.visible())
     labels = _label_starts(text, lowered)
     if not labels:
         return
@@ -888,10 +918,14 @@ def _label_starts(text: str, lowered: str | None = None) -> list[int] | None:
 
 
 def _from_first_text_date(root: lxml.html.HtmlElement, lang: str | None, bounds: _Bounds,
-                          options: ExtractOptions, skip: Callable[[lxml.html.HtmlElement], bool]
-                          ) -> Iterator[FoundDate]:
-    """The first date of the page text outside links and foreign blocks (old portal pages)."""
-    text = "\n".join(link_free_runs(root, options.date_text_scan_chars, skip))
+                          options: ExtractOptions, texts: _PageTexts) -> Iterator[FoundDate]:
+    """The first date of the page text outside links and foreign blocks (old portal pages).
+
+    Its runs are visible runs: when the whole visible text shows no year, they hold no date.
+    """
+    if texts.shows_no_year():
+        return
+    text = "\n".join(link_free_runs(root, options.date_text_scan_chars, texts.is_foreign))
     yield from _pick_in_text(text, lang, bounds)
 
 
