@@ -335,7 +335,7 @@ def _dates_in_spans(text: str, spans: list[tuple[int, int]],
 def _year_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) spans of ``text`` that can hold a date: all of a short text, else around years."""
     if len(text) <= _WINDOWED_TEXT_CHARS:
-        return [(0, len(text))] if dp.HAS_YEAR_RE.search(text) else []
+        return [(0, len(text))] if _has_year(text) else []
     spans: list[tuple[int, int]] = []
     for year_start, year_end in _year_matches(text):
         start = max(0, year_start - _DATE_REACH_BEFORE)
@@ -379,6 +379,15 @@ def _year_matches(text: str) -> list[tuple[int, int]]:
             matches.append((start, end))
             taken_until = end
     return matches
+
+
+def _has_year(text: str) -> bool:
+    """``bool(HAS_YEAR_RE.search(text))``, found with ``str.find``.
+
+    The regex tries its two alternatives at every character: 13 us on 500 chars of prose,
+    this 1 us (timeit, 2026-11-26); the byline runs of every page are asked.
+    """
+    return _holds_year(text) or ("年" in text and bool(_year_matches(text)))
 
 
 def _holds_year(text: str) -> bool:
@@ -790,7 +799,7 @@ def _split_dates(text: str, lang: str | None, bounds: _Bounds,
     is everything after a copyright line.
     """
     text = _ascii_digits(text)
-    if not dp.HAS_YEAR_RE.search(text):
+    if not _has_year(text):
         return [], []
     text = _before_footer(text)
     labelled, plain = [], []
