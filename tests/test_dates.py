@@ -1,4 +1,5 @@
 """Publish-date heuristics: sources in order, zones kept, bad dates rejected."""
+import re
 from datetime import datetime
 
 import lxml.html
@@ -7,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from newscrawl.extract import date_patterns
-from newscrawl.extract.dates import _year_matches, find_published, iter_text_dates, parse_date
+from newscrawl.extract.dates import (FoundDate, _has_year, _holds_year, _shown_machine_date, _year_matches,
+                                     find_published, iter_text_dates, parse_date)
 from newscrawl.extract.dom import parse_html
 from newscrawl.extract.metadata import read_page_meta
 
@@ -149,6 +151,26 @@ def test_utc_meta_read_as_the_local_day_the_page_shows():
     assert published(html) == "2020-02-17"
 
 
+def test_utc_meta_and_a_marked_date_of_another_day_the_page_shows():
+    html = page('<meta property="article:published_time" content="2020-02-18T02:18:11+00:00">',
+                '<h1>Bridge reopens after repairs</h1><div>Por Agencia | 10 de febrero 2020</div>'
+                '<span itemprop="datePublished" content="2020-02-10T09:00:00-03:00"></span>')
+    assert published(html) == "2020-02-10T09:00:00-03:00"
+
+
+def test_later_machine_dates_are_read_only_when_the_shown_day_is_not_the_first_ones():
+    first, other = FoundDate(2020, 2, 18, 2, 18, 11, "+00:00"), FoundDate(2020, 2, 10)
+
+    def unread():
+        raise AssertionError("the later machine dates were read")
+        yield
+
+    assert _shown_machine_date(first, unread(), None) is None
+    assert _shown_machine_date(first, unread(), FoundDate(2020, 2, 18)) is first
+    assert _shown_machine_date(first, iter([other]), FoundDate(2020, 2, 10, 9)) is other
+    assert _shown_machine_date(first, iter([other]), FoundDate(2020, 2, 11)) is None
+
+
 def test_script_variable_and_epoch():
     html = page(body='<h1>Bridge reopens after repairs</h1><script>var ct = "1567821600";</script>')
     assert published(html).startswith("2019-09-07")
@@ -188,6 +210,23 @@ def test_no_page():
 @given(st.text(alphabet="0123456789 19 20 年\n\t\u3000a-/.Sep٢", max_size=60))
 def test_year_places_match_the_year_regex(text):
     assert _year_matches(text) == [m.span() for m in date_patterns.HAS_YEAR_RE.finditer(text)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="0123456789 19 20 年\n\t\u3000a-/.Sep٢", max_size=60))
+def test_year_tests_agree_with_the_year_regexes(text):
+    assert _holds_year(text) == bool(re.search(r"(?:19|20)\d{2}", text))
+    assert _has_year(text) == bool(date_patterns.HAS_YEAR_RE.search(text))
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("<p>No year shown here</p><a href='/x'>Old story</a>", None),
+    ("<p>Opened on ٢٠١٨-٠٩-٠٢ after repairs</p>", "2018-09-02"),
+    ("<p>Opened on 2018-09-02 after repairs</p>", "2018-09-02"),
+    ("<p>Opened on 18</p><a href='/x'>link</a><p>年9月2日</p>", "2018-09-02"),
+])
+def test_first_text_date_when_the_visible_text_shows_a_year_or_none(body, expected):
+    assert published(page(body=body)) == expected
 
 
 def test_long_text_searched_around_its_years_finds_every_date():

@@ -1,7 +1,7 @@
 """Title heuristics: the headline shown on the page, never the site name."""
 from newscrawl.extract.dom import parse_html
 from newscrawl.extract.metadata import read_page_meta
-from newscrawl.extract.title import find_title, strip_site_name
+from newscrawl.extract.title import find_title, following_texts, iter_following_texts, strip_site_name
 
 
 def title_of(html: str) -> str | None:
@@ -76,3 +76,32 @@ def test_heading_in_old_table_layout_found_by_title_part():
 
 def test_no_title_at_all():
     assert title_of("<html><body><p>just text</p></body></html>") is None
+
+
+def _following_by_xpath(element, skip=None):
+    """Reference reading of following_texts (the anchor's ancestors skipped by none): every later
+    text node, whitespace collapsed, that no invisible or skipped element holds (their tails are
+    read)."""
+    runs = []
+    for node in element.xpath("following::text()"):
+        parent = node.getparent()  # for a tail: the element (or comment) before it
+        holders = list(parent.iterancestors()) if node.is_tail else [parent, *parent.iterancestors()]
+        hidden = any(isinstance(e.tag, str) and (e.tag in ("script", "style", "noscript", "template", "head",
+                                                          "title") or (skip is not None and skip(e)))
+                     for e in holders)
+        if not hidden and " ".join(node.split()):
+            runs.append(" ".join(node.split()))
+    return runs
+
+
+def test_following_texts_skip_invisible_and_skipped_blocks_but_keep_their_tails():
+    root = parse_html("<html><body><div><h1>Head</h1> after  head <!-- note -->note tail"
+                      "<p>One <b>bold</b> two<script>var x;</script>script tail</p>"
+                      "<div class='skip'>skipped <i>all</i></div>skip tail</div><p>Last</p></body></html>")
+    h1 = root.find(".//h1")
+    skip = lambda element: element.get("class") == "skip"  # noqa: E731
+    expected = ["after head", "note tail", "One", "bold", "two", "script tail", "skip tail", "Last"]
+    assert following_texts(h1, 10_000, skip) == expected == _following_by_xpath(h1, skip)
+    assert following_texts(h1, 10_000)[-4:] == ["skipped", "all", "skip tail", "Last"]
+    assert following_texts(h1, 12, skip) == ["after head", "note tail"]  # stops once past the window
+    assert list(iter_following_texts(h1, 10_000, skip)) == expected

