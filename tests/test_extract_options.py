@@ -23,3 +23,15 @@ def test_text_scan_reach_follows_the_options():
     page = _page(tail="<div class='note'>Published: 2019-03-04</div>")   # after ~2,300 chars of prose
     assert extract(page).published == "2019-03-04"
     assert extract(page, date_text_scan_chars=1_000).published is None
+
+
+def test_one_headline_search_per_page_with_options_given(monkeypatch):
+    """The title, date and author searches share the headline found with the caller's options."""
+    from newscrawl.extract import title
+    calls = []
+    original = title.find_headline_element
+    monkeypatch.setattr(title, "find_headline_element", lambda *a, **k: calls.append(1) or original(*a, **k))
+    page = _page(tail="<p class='byline'>By Ann Lee, 4 March 2019</p>")
+    result = extract(page, title_min_chars=5)
+    assert result.title == "River wall plan agreed"
+    assert len(calls) == 1

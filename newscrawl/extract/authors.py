@@ -9,6 +9,7 @@ import re
 import lxml.html
 
 from .metadata import PageMeta
+from .options import DEFAULT_OPTIONS, ExtractOptions
 from .named_attributes import select_attributes, words_in_values
 from .title import find_byline_anchor, iter_following_texts, normalize_title, site_names_of
 
@@ -45,11 +46,12 @@ _MAX_NAMES_CHARS = 80
 _MAX_AUTHORS = 6
 
 
-def find_authors(root: lxml.html.HtmlElement | None, page: PageMeta) -> tuple[str, ...]:
+def find_authors(root: lxml.html.HtmlElement | None, page: PageMeta,
+                 options: ExtractOptions = DEFAULT_OPTIONS) -> tuple[str, ...]:
     site_keys = {normalize_title(n) for n in site_names_of(page)}
     sources = [lambda: _from_jsonld(page), lambda: _from_meta(page)]
     if root is not None:
-        sources += [lambda: _from_elements(root), lambda: _from_byline(root, page)]
+        sources += [lambda: _from_elements(root), lambda: _from_byline(root, page, options)]
     for source in sources:  # each read only when the ones before it found no name
         kept = _keep_names(source(), site_keys)
         if kept:
@@ -104,8 +106,8 @@ def _from_elements(root: lxml.html.HtmlElement) -> list[str]:
     return names
 
 
-def _from_byline(root: lxml.html.HtmlElement, page: PageMeta) -> list[str]:
-    headline = find_byline_anchor(root, page)
+def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, options: ExtractOptions) -> list[str]:
+    headline = find_byline_anchor(root, page, options)   # the title search's, with the same options
     if headline is None:
         return []
     for text in iter_following_texts(headline, _BYLINE_WINDOW_CHARS):

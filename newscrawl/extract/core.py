@@ -71,7 +71,7 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
     page = read_page_meta(root)
     title = find_title(root, page, opts)
     published = find_published(root, page, url, fetched_at, opts)
-    authors = find_authors(root, page)
+    authors = find_authors(root, page, opts)
 
     if opts.content_blocks:
         remove_noise_blocks(root, opts)

@@ -116,7 +116,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
     shown: list[Callable[[], Iterator[FoundDate | None]]] = []
     if root is not None:
         machine.append(lambda: _from_raw_jsonld(root, lang))
-        machine.append(lambda: _from_marked_elements(root, page, lang, is_foreign))
+        machine.append(lambda: _from_marked_elements(root, page, lang, is_foreign, options))
         shown += [
             lambda: _from_byline(root, page, lang, bounds, options, texts),
             lambda: _from_date_classes(root, page, lang, bounds, options, is_foreign),
@@ -563,7 +563,8 @@ def _from_meta(page: PageMeta, keys: tuple[str, ...], lang: str | None) -> Itera
 
 
 def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None,
-                          is_foreign: Callable[[lxml.html.HtmlElement], bool]) -> Iterator[FoundDate | None]:
+                          is_foreign: Callable[[lxml.html.HtmlElement], bool],
+                          options: ExtractOptions = DEFAULT_OPTIONS) -> Iterator[FoundDate | None]:
     """itemprop=datePublished, data-ptime, <time pubdate>, class "published", then <time datetime>."""
     token = f" {dp.PUBLISHED_CLASS_TOKEN} "
     classes = {value for value in words_in_values(root, "class", [dp.PUBLISHED_CLASS_TOKEN])
@@ -575,7 +576,7 @@ def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str
         branches.append(dp.PUBDATE_TIME_XPATH)
     for value in select_attributes(root, chosen, "|".join(branches)):
         yield _element_date(value.getparent(), lang)
-    headline = find_byline_anchor(root, page)
+    headline = find_byline_anchor(root, page, options)
     for count, element in enumerate(times):
         if count >= 10:
             break
@@ -675,7 +676,7 @@ def _foreign_names(names: str) -> int:
 def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: _Bounds,
                  options: ExtractOptions, texts: _PageTexts) -> Iterator[FoundDate | None]:
     """The date next to the headline: a labelled one first, else the first one after it."""
-    headline = find_byline_anchor(root, page)
+    headline = find_byline_anchor(root, page, options)
     if headline is None:
         return
     inside, _ = _split_dates(visible_text(headline), lang, bounds)
@@ -688,7 +689,7 @@ def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, 
 def _from_updated_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: _Bounds,
                          texts: _PageTexts) -> Iterator[FoundDate]:
     """A date shown as updated next to the headline: the last resort, as dateModified is."""
-    headline = find_byline_anchor(root, page)
+    headline = find_byline_anchor(root, page, texts.options)
     if headline is None:
         return
     runs = texts.after_headline()
@@ -751,7 +752,7 @@ class _PageTexts:
     def after_headline(self) -> list[str]:
         """``following_texts`` of the byline anchor outside foreign blocks (none without an anchor)."""
         if self._after is None:
-            headline = find_byline_anchor(self.root, self.page)
+            headline = find_byline_anchor(self.root, self.page, self.options)
             self._after = [] if headline is None else following_texts(
                 headline, self.options.date_after_headline_chars, skip=self.is_foreign)
         return self._after
@@ -850,7 +851,7 @@ def _from_date_classes(root: lxml.html.HtmlElement, page: PageMeta, lang: str | 
                        options: ExtractOptions, is_foreign: Callable[[lxml.html.HtmlElement], bool]
                        ) -> Iterator[FoundDate | None]:
     """Byline boxes named date/time/pubtime/info..., outside comments and link lists."""
-    headline = find_byline_anchor(root, page)
+    headline = find_byline_anchor(root, page, options)
     chosen = {"class": _date_box_names(words_in_values(root, "class", dp.DATE_CLASS_WORDS)),
               "id": _date_box_names(words_in_values(root, "id", dp.DATE_ID_WORDS))}
     seen = 0
