@@ -1,7 +1,7 @@
 """Property test: ``extract`` never raises, whatever bytes or text it is given."""
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from newscrawl.extract import ExtractResult, extract
@@ -56,3 +56,34 @@ def test_never_raises_on_text(text):
 def test_never_raises_on_generated_html(html, url):
     _check(extract(html, url=url))
     _check(extract(html.encode("utf-8", "surrogatepass"), url=url))
+
+
+# --- absolute links: the shortcut that skips urljoin ----------------------------------------------
+
+URL_PIECES = ["http://", "https://", "HTTP://", "http:///", "example.org", "a.b", ":8080", "/", "//", "?", "#",
+              "?#", ";", ";p", "x=1", "&", "%20", " ", "\t", "\n", "\r", "[", "]", "@", "..", ".", "é", "\x01"]
+urls = st.lists(st.one_of(st.sampled_from(URL_PIECES), st.text(max_size=6)), max_size=8).map("".join)
+
+
+@FUZZ
+@given(urls, st.sampled_from(["http://example.com/a/b.html", "https://example.com/", "ftp://x.org/y"]))
+@example("http://a.b/x?#top", "http://example.com/")
+@example("http://a.b/x?", "http://example.com/")
+@example("https://a.b/x#", "https://example.com/")
+@example("http://a.b/x;", "http://example.com/")
+@example("http:///a.b/x", "http://example.com/")
+@example("http://a.b/x\ty", "http://example.com/")
+@example("http://a.b/x?q=1#f", "http://example.com/")
+def test_links_are_made_absolute_as_urljoin_does(url, base):
+    """The shortcut for links that urljoin would return unchanged gives urljoin's answer."""
+    from urllib.parse import urljoin
+
+    from newscrawl.extract.output import _absolute, _is_plain_absolute
+    value = url.strip()
+    try:
+        joined = urljoin(base, value)
+    except ValueError:
+        joined = value
+    if _is_plain_absolute(value):
+        assert joined == value
+    assert _absolute(base, url) == joined
