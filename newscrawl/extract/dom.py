@@ -258,11 +258,12 @@ def _classify_named_elements(root: lxml.html.HtmlElement, options: ExtractOption
                 hidden.append(element)
                 continue
             classes = element.get("class") or ""
-            if "id" in keys and element.get("id"):
+            ident = element.get("id") if "id" in keys else None
+            if ident:
                 if has_hidden_class(classes):
                     hidden.append(element)
                 elif check_names and element.tag not in _NEVER_UNLIKELY_TAGS and \
-                        is_unlikely_name(f"{classes} {element.get('id')}"):
+                        is_unlikely_name(f"{classes} {ident}"):
                     named.append(element)
                 continue
         verdict = _class_verdict(classes)
