@@ -1,7 +1,8 @@
 """Visible and link-free body text runs for the date search."""
 from newscrawl.extract.dates import _is_foreign
 from newscrawl.extract.dom import parse_html
-from newscrawl.extract.page_texts import body_texts, first_body, link_free_runs, texts_containing, visible_runs
+from newscrawl.extract.page_texts import (_BODY_TEXT_NODES, body_text_nodes, body_texts, first_body, link_free_runs,
+                                          texts_starting_with, visible_runs)
 
 
 def tree(body: str, body_attrs: str = ""):
@@ -45,11 +46,23 @@ def test_link_free_runs_stop_past_max_chars_after_a_childless_elements_tail():
     assert link_free_runs(root, 4, _is_foreign) == ["aaaa"]
 
 
-def test_texts_containing_a_word():
-    root = tree("<p>alpha beta</p><p>gamma</p><p>beta again</p>")
+def test_texts_starting_with_a_prefix_after_leading_whitespace():
+    root = tree("<p>alpha beta</p><p>beta gamma beta</p><p>\n \tbetax</p><p>abeta</p><p> \u3000beta</p>")
     texts = body_texts(root)
-    assert [texts[i] for i in texts_containing(root, "beta")] == ["alpha beta", "beta again"]
-    assert texts_containing(root, "delta") == []
+    assert [texts[i] for i in texts_starting_with(root, "beta")] == ["beta gamma beta", "\n \tbetax"]
+    assert texts_starting_with(root, "delta") == []
+    assert texts_starting_with(root, "") == []
+
+
+def test_body_text_nodes_are_the_nodes_at_the_indexes():
+    one = tree("<p>a<b>b</b>c</p><!-- x -->d<p>e</p>")
+    two = parse_html("<html><body><p>a</p><p>b</p></body><body><p>c</p><p>d</p></body></html>")
+    for root in (one, two, one.find("body")):
+        nodes = _BODY_TEXT_NODES(root)
+        for indexes in ([], [0], [1, 3], [0, 2, 3], [0, 1, 2, 3]):
+            found = body_text_nodes(root, indexes)
+            assert [(n, n.getparent(), n.is_tail) for n in found] == \
+                [(nodes[i], nodes[i].getparent(), nodes[i].is_tail) for i in indexes if i < len(nodes)]
 
 
 def test_first_body_is_the_first_body_in_document_order():

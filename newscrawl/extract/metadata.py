@@ -13,8 +13,9 @@ import lxml.html
 # The elements the page-meta, title and date searches and the cleaning read, by tag, found in one
 # walk per tree (<style> and <noscript> for the texts a reader never sees, page_texts.visible_runs;
 # the headings for the headline, title.py; <noscript>, <form>, <h1>, <article> and <main> for
-# dom.clean_tree).
-_TAGGED = ("meta", "script", "title", "link", "time", "style", "noscript", "h1", "h2", "form", "article", "main")
+# dom.clean_tree; <body> to know whether a tree has one, page_texts.body_text_nodes).
+_TAGGED = ("meta", "script", "title", "link", "time", "style", "noscript", "h1", "h2", "form", "article", "main",
+           "body")
 # The tags of texts a reader never sees, kept together too ("hidden": in document order).
 _HIDDEN = frozenset({"script", "style", "noscript"})
 # Per tree: {tag or "hidden": [elements in document order]}.
