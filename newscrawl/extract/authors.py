@@ -9,8 +9,8 @@ import re
 import lxml.html
 
 from .metadata import PageMeta
-from .options import DEFAULT_OPTIONS, ExtractOptions
 from .named_attributes import select_attributes, words_in_values
+from .options import DEFAULT_OPTIONS, ExtractOptions
 from .title import find_byline_anchor, iter_following_texts, normalize_title, site_names_of
 
 # Meta keys naming the author, best first.
