@@ -170,7 +170,7 @@ def link_free_runs(root: lxml.html.HtmlElement, max_chars: int,
     runs: list[str] = []
     size = _add_run(runs, body.text or "", 0)
     shows = [True]  # per open element: are its own text nodes shown
-    walker = lxml.etree.iterwalk(body, events=_WALK_EVENTS)
+    walker = lxml.etree.iterwalk(body, events=TEXT_WALK_EVENTS)
     next(walker)  # the start of <body>
     skipped = opened = None
     for event, element in walker:
@@ -207,8 +207,9 @@ def link_free_runs(root: lxml.html.HtmlElement, max_chars: int,
     return runs
 
 
-# The events of link_free_runs' walk: comments and processing instructions carry tails.
-_WALK_EVENTS = ("start", "end", "comment", "pi")
+# The events of a text walk (link_free_runs, title._block_texts): comments and processing
+# instructions carry tails.
+TEXT_WALK_EVENTS = ("start", "end", "comment", "pi")
 
 
 def first_body(root: lxml.html.HtmlElement) -> lxml.html.HtmlElement | None:

@@ -20,7 +20,7 @@ import lxml.html
 from .metadata import PageMeta, tagged_elements
 from .named_attributes import select_attributes, words_in_values
 from .options import DEFAULT_OPTIONS, ExtractOptions
-from .page_texts import body_text_nodes, body_texts, texts_starting_with
+from .page_texts import TEXT_WALK_EVENTS, body_text_nodes, body_texts, texts_starting_with
 
 # Words (case-sensitive) of class and id values naming a title or headline, and the itemprop
 # naming it; their elements are headline candidates after h1/h2.
@@ -272,7 +272,7 @@ def _block_texts(block, skip=None) -> Iterator[str]:
         if block.tail:
             yield block.tail
         return
-    walker = lxml.etree.iterwalk(block, events=_WALK_EVENTS)
+    walker = lxml.etree.iterwalk(block, events=TEXT_WALK_EVENTS)
     for event, item in walker:
         if event == "start":
             if item is not block and (item.tag in _INVISIBLE_TAGS or (skip is not None and skip(item))):
@@ -283,10 +283,6 @@ def _block_texts(block, skip=None) -> Iterator[str]:
             text = item.tail
         if text:
             yield text
-
-
-# The events of _block_texts' walk: comments and processing instructions carry tails.
-_WALK_EVENTS = ("start", "end", "comment", "pi")
 
 
 def preceding_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -> list[str]:
