@@ -354,14 +354,7 @@ def _year_matches(text: str) -> list[tuple[int, int]]:
     here "19"/"20" and "年" are found first and the regex's leftmost,
     non-overlapping choice is replayed on those places only.
     """
-    candidates: list[tuple[int, int]] = []
-    for century in ("19", "20"):  # (?:19|20)\d{2}
-        position = text.find(century)
-        while position >= 0:
-            digits = text[position + 2:position + 4]
-            if len(digits) == 2 and digits.isdecimal():
-                candidates.append((position, position + 4))
-            position = text.find(century, position + 1)
+    candidates = list(_four_digit_years(text))
     position = text.find("年")  # \d{2}\s*年
     while position >= 0:
         start = position
@@ -392,14 +385,18 @@ def _has_year(text: str) -> bool:
 
 def _holds_year(text: str) -> bool:
     """True when ``HAS_YEAR_RE`` finds a four-digit year in ``text`` (it stops at the first)."""
+    return next(_four_digit_years(text), None) is not None
+
+
+def _four_digit_years(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of every ``(?:19|20)\\d{2}`` in ``text``, found with ``str.find``: the 19s, then the 20s."""
     for century in ("19", "20"):
         position = text.find(century)
         while position >= 0:
             digits = text[position + 2:position + 4]
             if len(digits) == 2 and digits.isdecimal():
-                return True
+                yield position, position + 4
             position = text.find(century, position + 1)
-    return False
 
 
 def _before_footer(text: str) -> str:
