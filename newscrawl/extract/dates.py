@@ -765,11 +765,12 @@ class _PageTexts:
 
         Then no part of it holds a date (105 of the 784 pages of ../shared/eval that reach the
         first text date, 2026-11-26). "年" anywhere counts as a year: a run ending in two digits
-        and one starting with "年" can meet once the runs between are left out.
+        and one starting with "年" can meet once the runs between are left out. Eastern digits
+        are read as ASCII ones (a year of the text is one of its ASCII reading too).
         """
         text = self.visible()
         whole = len(text) + 1 <= self.options.date_text_scan_chars  # visible_runs' size when it stopped
-        return whole and "年" not in text and not _holds_year(text) and not _holds_year(_ascii_digits(text))
+        return whole and "年" not in text and not _holds_year(_ascii_digits(text))
 
 
 def _pick_in_runs(runs: list[str], lang: str | None, bounds: _Bounds, options: ExtractOptions,
