@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 import lxml.etree
 
+from .fastwalk import compiled
 from .patterns import PUNCTUATION
 
 # The ASCII marks as bytes, and every mark in one character class (see count_punctuation).
@@ -87,11 +88,22 @@ class NodeStats(NamedTuple):
 class DensityTable:
     """Counts of every element of a tree, indexed by document order."""
 
-    def __init__(self, root: lxml.etree._Element):
-        self.elements = list(root.iter(lxml.etree.Element))
+    def __init__(self, root: lxml.etree._Element, use_compiled: bool = True):
+        self._sd: float | None = None
+        counts = compiled.density_counts(root) if compiled is not None and use_compiled else None
+        if counts is not None:   # the same lists, counted in C (fastwalk.py)
+            (self.elements, self.tag_names, self.text, self.link_text, self.tags, self.link_tags,
+             self.punctuation, self.paragraphs, self.longest_run) = counts
+        else:
+            self._count_in_python(root)
         # Keyed by id(): the list keeps every proxy alive (so ids stay unique) and is
         # the only owner, freed last-to-first, deepest first. Proxies freed ancestors
         # first cost O(depth) each in lxml: minutes on a 100,000-deep page.
+        self.position = dict(zip(map(id, self.elements), range(len(self.elements))))
+
+    def _count_in_python(self, root) -> None:
+        """The counts, walking the proxies (the reference for ``_fastwalk.density_counts``)."""
+        self.elements = list(root.iter(lxml.etree.Element))
         self.position = dict(zip(map(id, self.elements), range(len(self.elements))))
         size = len(self.elements)
         self.text = [0] * size
@@ -103,7 +115,6 @@ class DensityTable:
         self.longest_run = [0] * size
         # Each element's tag, read once here: every read of ``element.tag`` builds a new str.
         self.tag_names: list[str] = [""] * size
-        self._sd: float | None = None
         self._count(root)
 
     def _count(self, root) -> None:

@@ -1,0 +1,265 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled walks over libxml2's tree (optional; see fastwalk.py).
+
+Each function here computes exactly what a pure-Python function of the package computes,
+reading libxml2's nodes directly instead of building a Python str for every tag, text
+and tail. tests/test_fastwalk.py checks that the two agree; fastwalk.py uses this module
+only when it was built from the current source.
+
+Text rules copied from lxml, so the results are those of ``element.text`` / ``.tail``:
+an element's text is the run of text (and CDATA) nodes at the start of its children, its
+tail the run right after it; runs are joined (stripping a comment leaves two text nodes
+side by side). ``str.strip()`` is Python's: the Unicode whitespace of ``_is_space``.
+"""
+from libc.stdlib cimport calloc, free, malloc, realloc
+
+cimport lxml.includes.etreepublic as cetree
+from lxml.includes cimport tree
+
+cetree.import_lxml__etree()
+
+cdef extern from *:
+    """
+    #ifndef FASTWALK_SOURCE_DIGEST
+    #define FASTWALK_SOURCE_DIGEST ""
+    #endif
+    """
+    const char* FASTWALK_SOURCE_DIGEST
+
+# SHA-256 of the .pyx this module was built from (set by setup.py): fastwalk.py uses the
+# module only when it matches the source beside it.
+SOURCE_DIGEST = FASTWALK_SOURCE_DIGEST.decode("ascii")
+
+# Python's str.isspace() code points (Py_UNICODE_ISSPACE), for str.strip().
+cdef inline bint _is_space(unsigned int c) noexcept nogil:
+    if c < 128:
+        return c == 32 or (9 <= c <= 13) or (28 <= c <= 31)
+    return (c == 0x85 or c == 0xa0 or c == 0x1680 or (0x2000 <= c <= 0x200a) or c == 0x2028
+            or c == 0x2029 or c == 0x202f or c == 0x205f or c == 0x3000)
+
+
+cdef inline bint _is_text(tree.xmlNode* node) noexcept nogil:
+    return node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE
+
+
+cdef inline unsigned int _decode(const unsigned char* s, int* length) noexcept nogil:
+    """The code point at ``s`` (valid UTF-8, as libxml2 stores it) and its byte count."""
+    cdef unsigned int c = s[0]
+    if c < 0x80:
+        length[0] = 1
+        return c
+    if c < 0xE0:
+        length[0] = 2
+        return ((c & 0x1F) << 6) | (s[1] & 0x3F)
+    if c < 0xF0:
+        length[0] = 3
+        return ((c & 0x0F) << 12) | ((s[1] & 0x3F) << 6) | (s[2] & 0x3F)
+    length[0] = 4
+    return ((c & 0x07) << 18) | ((s[1] & 0x3F) << 12) | ((s[2] & 0x3F) << 6) | (s[3] & 0x3F)
+
+
+# The punctuation marks (patterns.PUNCTUATION), set by set_punctuation: ASCII ones in a table,
+# the others in a sorted array searched by bisection.
+cdef bint _ascii_mark[128]
+cdef unsigned int* _wide_marks = NULL
+cdef int _wide_count = 0
+
+
+def set_punctuation(marks):
+    """Take the marks counted as punctuation (one-character strings)."""
+    global _wide_marks, _wide_count
+    cdef int i
+    for i in range(128):
+        _ascii_mark[i] = False
+    wide = sorted(ord(mark) for mark in marks if ord(mark) >= 128)
+    for mark in marks:
+        if ord(mark) < 128:
+            _ascii_mark[ord(mark)] = True
+    free(_wide_marks)
+    _wide_marks = <unsigned int*> malloc(max(len(wide), 1) * sizeof(unsigned int))
+    for i in range(len(wide)):
+        _wide_marks[i] = wide[i]
+    _wide_count = len(wide)
+
+
+cdef inline bint _is_mark(unsigned int c) noexcept nogil:
+    if c < 128:
+        return _ascii_mark[c]
+    cdef int low = 0, high = _wide_count - 1, middle
+    while low <= high:
+        middle = (low + high) >> 1
+        if _wide_marks[middle] == c:
+            return True
+        if _wide_marks[middle] < c:
+            low = middle + 1
+        else:
+            high = middle - 1
+    return False
+
+
+cdef struct _RunCounts:
+    long chars        # characters of the stripped run
+    long marks        # punctuation marks among them
+
+
+cdef _RunCounts _count_run(tree.xmlNode* node) noexcept nogil:
+    """Counts of the text run starting at ``node`` (text nodes joined, then stripped).
+
+    The stripped length is the run's characters minus its leading whitespace (counted until the
+    first other character) and its trailing whitespace (the whitespace after the last other one).
+    """
+    cdef _RunCounts counts
+    counts.chars = 0
+    counts.marks = 0
+    cdef long total = 0, leading = 0, trailing = 0
+    cdef bint seen_other = False
+    cdef const unsigned char* s
+    cdef unsigned int c
+    cdef int length
+    while node != NULL and _is_text(node):
+        s = <const unsigned char*> node.content
+        if s != NULL:
+            while s[0]:
+                c = _decode(s, &length)
+                s += length
+                total += 1
+                if _is_space(c):
+                    if seen_other:
+                        trailing += 1
+                    else:
+                        leading += 1
+                else:
+                    seen_other = True
+                    trailing = 0
+                    if _is_mark(c):
+                        counts.marks += 1
+        node = node.next
+    if seen_other:
+        counts.chars = total - leading - trailing
+    return counts
+
+
+cdef inline tree.xmlNode* _first_child_element(tree.xmlNode* node) noexcept nogil:
+    node = node.children
+    while node != NULL and node.type != tree.XML_ELEMENT_NODE:
+        node = node.next
+    return node
+
+
+cdef inline tree.xmlNode* _next_element(tree.xmlNode* node) noexcept nogil:
+    node = node.next
+    while node != NULL and node.type != tree.XML_ELEMENT_NODE:
+        node = node.next
+    return node
+
+
+cdef list _int_list(long* values, Py_ssize_t size):
+    return [values[i] for i in range(size)]
+
+
+def density_counts(cetree._Element root):
+    """The counts of density.DensityTable for every element under ``root`` (document order).
+
+    Returns (elements, tag names, T, LT, TG, LTG, Sb, PNum, longest plain run) as lists, or None
+    when an element has a namespace (its tag would need lxml's "{uri}name" form) or a parent
+    link that is not the element it is a child of (a rare libxml2 slip after mis-nested tags:
+    ``getparent()`` follows that link). The Python walk handles both.
+    """
+    cdef tree.xmlNode* top = root._c_node
+    cdef tree.xmlNode* node
+    cdef tree.xmlNode* following
+    cdef Py_ssize_t size = 0, capacity = 1024, i, depth = 0, p
+    cdef tree.xmlNode** nodes = <tree.xmlNode**> malloc(capacity * sizeof(tree.xmlNode*))
+    cdef Py_ssize_t* parents = <Py_ssize_t*> malloc(capacity * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* open_stack = <Py_ssize_t*> malloc(capacity * sizeof(Py_ssize_t))
+    cdef long* counts = NULL
+    cdef long* text
+    cdef long* link_text
+    cdef long* tags
+    cdef long* link_tags
+    cdef long* marks
+    cdef long* paragraphs
+    cdef long* longest
+    cdef _RunCounts run
+    cdef bint is_link
+    try:
+        # Document order, each element's parent index kept on a stack (no recursion).
+        node = top
+        while True:
+            if node.ns != NULL:
+                return None
+            if size == capacity:
+                capacity *= 2
+                nodes = <tree.xmlNode**> realloc(nodes, capacity * sizeof(tree.xmlNode*))
+                parents = <Py_ssize_t*> realloc(parents, capacity * sizeof(Py_ssize_t))
+                open_stack = <Py_ssize_t*> realloc(open_stack, capacity * sizeof(Py_ssize_t))
+            nodes[size] = node
+            parents[size] = open_stack[depth - 1] if depth else -1
+            if depth and node.parent != nodes[parents[size]]:
+                return None   # libxml2 left a parent link that disagrees with the children links
+            size += 1
+            following = _first_child_element(node)
+            if following != NULL:
+                open_stack[depth] = size - 1
+                depth += 1
+                node = following
+                continue
+            if node == top:
+                break
+            following = _next_element(node)
+            while following == NULL:
+                depth -= 1
+                node = nodes[open_stack[depth]]
+                if node == top:
+                    break
+                following = _next_element(node)
+            if following == NULL:
+                break
+            node = following
+        # T, LT, TG, LTG, Sb, PNum, longest: seven columns of ``size`` counts.
+        counts = <long*> calloc(7 * size, sizeof(long))
+        text, link_text, tags, link_tags = counts, counts + size, counts + 2 * size, counts + 3 * size
+        marks, paragraphs, longest = counts + 4 * size, counts + 5 * size, counts + 6 * size
+        for i in range(size - 1, -1, -1):
+            node = nodes[i]
+            is_link = node.name[0] == 97 and node.name[1] == 0  # <a>
+            run = _count_run(node.children)
+            if run.chars:
+                text[i] += run.chars
+                if not is_link:
+                    marks[i] += run.marks
+                    if run.chars > longest[i]:
+                        longest[i] = run.chars
+            if is_link:
+                link_text[i] = text[i]
+                marks[i] = 0
+                longest[i] = 0
+            p = parents[i]
+            if p < 0:
+                continue
+            text[p] += text[i]
+            link_text[p] += link_text[i]
+            tags[p] += tags[i] + 1
+            link_tags[p] += link_tags[i] + is_link
+            marks[p] += marks[i]
+            paragraphs[p] += paragraphs[i] + (node.name[0] == 112 and node.name[1] == 0)  # <p>
+            if longest[i] > longest[p]:
+                longest[p] = longest[i]
+            run = _count_run(node.next)
+            if run.chars:
+                text[p] += run.chars
+                marks[p] += run.marks
+                if run.chars > longest[p]:
+                    longest[p] = run.chars
+        document = root._doc
+        elements = [cetree.elementFactory(document, nodes[i]) for i in range(size)]
+        names = [(<bytes> nodes[i].name).decode("utf-8") for i in range(size)]
+        return (elements, names, _int_list(text, size), _int_list(link_text, size), _int_list(tags, size),
+                _int_list(link_tags, size), _int_list(marks, size), _int_list(paragraphs, size),
+                _int_list(longest, size))
+    finally:
+        free(nodes)
+        free(parents)
+        free(open_stack)
+        free(counts)
+

@@ -1,0 +1,131 @@
+"""The compiled walks (newscrawl/extract/_fastwalk.pyx) give exactly what the Python walks give.
+
+Skipped when the module is not built, except where NEWSCRAWL_REQUIRE_FASTWALK=1 (CI sets it:
+there a missing build is a failure, not a skip).
+"""
+from __future__ import annotations
+
+import os
+import pathlib
+
+import lxml.etree
+import lxml.html
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from newscrawl.extract import fastwalk
+from newscrawl.extract.density import DensityTable
+from newscrawl.extract.dom import clean_tree, parse_html
+from newscrawl.extract.options import DEFAULT_OPTIONS
+
+from test_extract_fuzz import documents
+
+if fastwalk.compiled is None:
+    if os.environ.get("NEWSCRAWL_REQUIRE_FASTWALK") == "1":
+        pytest.fail("the compiled walks are not built (python3 -m pip install -e .)", pytrace=False)
+    pytest.skip("the compiled walks are not built (python3 -m pip install -e .)", allow_module_level=True)
+
+PAGES = pathlib.Path(__file__).parent / "pages"
+COLUMNS = ("elements", "tag_names", "text", "link_text", "tags", "link_tags", "punctuation", "paragraphs",
+           "longest_run")
+
+
+def _assert_same_tables(root) -> None:
+    compiled, python = DensityTable(root), DensityTable(root, use_compiled=False)
+    for column in COLUMNS:
+        assert getattr(compiled, column) == getattr(python, column), column
+    assert compiled.position == python.position
+
+
+def _page_sources() -> list[pathlib.Path]:
+    return sorted(PAGES.glob("*/source.html"))
+
+
+def test_there_are_pages_to_compare():
+    assert len(_page_sources()) >= 10
+
+
+@pytest.mark.parametrize("path", _page_sources(), ids=lambda path: path.parent.name)
+def test_density_counts_match_on_the_test_pages(path):
+    root = parse_html(path.read_bytes().decode("utf-8", "replace"))
+    _assert_same_tables(root)          # the raw tree: scripts, comments, forms
+    clean_tree(root, DEFAULT_OPTIONS)
+    _assert_same_tables(root)          # the cleaned tree the extractor scores
+
+
+@pytest.mark.parametrize("html", [
+    # whitespace Python's str.strip() removes (NBSP, ideographic space, line separator, \x1c)
+    "<p>\u00a0\u3000 text\u2028\x1c</p><p>\u00a0</p><p> \u200b </p>",
+    # CJK and ASCII punctuation, inside and outside links, in tails
+    "<div>一句话，又一句。<a href=x>链接，。</a>尾巴！“引号”<b>b</b>…</div>",
+    # text runs split by stripped comments, adjacent text nodes
+    "<div>a<!-- x -->b<p>c<!-- y --> d</p>e<!-- z -->f</div>",
+    # nested links, a link's tail, empty elements
+    "<div><a>one<a>two</a>three</a>tail, <p></p><p> </p></div>",
+    # four-byte UTF-8 and combining marks
+    "<p>\U0001F600 emoji, e\u0301t\u00e9.</p>",
+])
+def test_density_counts_match_on_text_edge_cases(html):
+    _assert_same_tables(lxml.html.document_fromstring(f"<html><body>{html}</body></html>"))
+
+
+def test_comment_removal_leaves_adjacent_text_nodes_counted_as_one_run():
+    root = lxml.html.document_fromstring("<html><body><div>  ab<!--c-->cd  </div></body></html>")
+    lxml.etree.strip_elements(root, lxml.etree.Comment, with_tail=False)
+    div = root.find(".//div")
+    table = DensityTable(root)
+    index = table.index_of(div)
+    assert table.text[index] == len("abcd")     # one run, stripped once at its two ends
+    _assert_same_tables(root)
+
+
+def test_namespaced_element_falls_back_to_the_python_walk():
+    root = lxml.html.document_fromstring("<html><body><p>text</p></body></html>")
+    lxml.etree.SubElement(root.find("body"), "{http://www.w3.org/2000/svg}svg").text = "drawing"
+    assert fastwalk.compiled.density_counts(root) is None
+    table = DensityTable(root)
+    assert "{http://www.w3.org/2000/svg}svg" in table.tag_names
+    _assert_same_tables(root)
+
+
+def test_a_tree_100000_deep_is_walked_without_recursion():
+    root = lxml.html.document_fromstring("<html><body><div></div></body></html>")
+    chain = [root.find(".//div")]
+    for depth in range(100_000):
+        chain.append(lxml.etree.SubElement(chain[-1], "div"))
+        chain[-1].tail = "。"
+    chain[-1].text = "deepest text, here."
+    counts = fastwalk.compiled.density_counts(root)
+    elements, text, marks = counts[0], counts[2], counts[6]
+    assert len(elements) == 100_000 + 3
+    assert text[0] == len("deepest text, here.") + 100_000   # the text and every added div's tail
+    assert marks[0] == 2 + 100_000
+    del chain, counts, elements
+    # freed here, deepest first (the list order), as extract frees them
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents)
+def test_density_counts_match_on_generated_documents(html):
+    root = parse_html(html)
+    if root is None:
+        return
+    _assert_same_tables(root)
+    clean_tree(root, DEFAULT_OPTIONS)
+    _assert_same_tables(root)
+
+
+def test_a_stale_build_is_not_used(tmp_path, monkeypatch):
+    """A module built from another .pyx than the one beside it is refused (warning, Python walks)."""
+    changed = tmp_path / "_fastwalk.pyx"
+    changed.write_text("# edited since the build\n")
+    monkeypatch.setattr(fastwalk, "_SOURCE", changed)
+    with pytest.warns(RuntimeWarning, match="changed since it was compiled"):
+        assert fastwalk._load() is None
+
+
+def test_the_environment_can_turn_the_compiled_walks_off(monkeypatch):
+    monkeypatch.setenv("NEWSCRAWL_PURE_PYTHON", "1")
+    assert fastwalk._load() is None
+    monkeypatch.delenv("NEWSCRAWL_PURE_PYTHON")
+    assert fastwalk._load() is fastwalk.compiled
