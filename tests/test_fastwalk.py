@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 
 from newscrawl.extract import fastwalk
 from newscrawl.extract.density import DensityTable
-from newscrawl.extract.dom import clean_tree, parse_html
+from newscrawl.extract.dom import _cleaning_attributes_in_python, clean_tree, parse_html
 from newscrawl.extract.options import DEFAULT_OPTIONS
 
 from test_extract_fuzz import documents
@@ -37,6 +37,10 @@ def _assert_same_tables(root) -> None:
     assert compiled.position == python.position
 
 
+def _assert_same_rows(root) -> None:
+    assert fastwalk.compiled.cleaning_attributes(root) == _cleaning_attributes_in_python(root)
+
+
 def _page_sources() -> list[pathlib.Path]:
     return sorted(PAGES.glob("*/source.html"))
 
@@ -48,6 +52,7 @@ def test_there_are_pages_to_compare():
 @pytest.mark.parametrize("path", _page_sources(), ids=lambda path: path.parent.name)
 def test_density_counts_match_on_the_test_pages(path):
     root = parse_html(path.read_bytes().decode("utf-8", "replace"))
+    _assert_same_rows(root)
     _assert_same_tables(root)          # the raw tree: scripts, comments, forms
     clean_tree(root, DEFAULT_OPTIONS)
     _assert_same_tables(root)          # the cleaned tree the extractor scores
@@ -110,9 +115,33 @@ def test_density_counts_match_on_generated_documents(html):
     root = parse_html(html)
     if root is None:
         return
+    _assert_same_rows(root)
     _assert_same_tables(root)
     clean_tree(root, DEFAULT_OPTIONS)
     _assert_same_tables(root)
+
+
+@pytest.mark.parametrize("html", [
+    '<div class="a&amp;b" id="">x</div><p class="">y</p><span hidden>z</span><b hidden="">w</b>',
+    '<div CLASS="Upper" ID=Top STYLE="display:none">x</div><i aria-hidden="true" itemprop="articleBody">y</i>',
+    '<p xml:lang="en" class="share comment">x</p><a href="/x" title="t">no judged attribute</a>',
+    '<div class="x" class="y" id="first" id="second">duplicates: the first of each is kept</div>',
+    '<svg><g class="icon"><text id="label">t</text></g></svg><math><mi style="color:red">x</mi></math>',
+])
+def test_cleaning_rows_match_on_attribute_edge_cases(html):
+    _assert_same_rows(lxml.html.document_fromstring(f"<html><body>{html}</body></html>"))
+
+
+def test_cleaning_rows_hold_the_values_clean_tree_judges():
+    root = lxml.html.document_fromstring(
+        '<html><body><div class="share" id="bar" style="display:none">x</div><p>plain</p>'
+        '<span hidden aria-hidden="true" itemprop="articleBody">y</span></body></html>')
+    rows = fastwalk.compiled.cleaning_attributes(root)
+    assert [row[1:] for row in rows] == [
+        ("div", "share", "bar", "display:none", False, None, None),
+        ("span", None, None, None, True, "true", "articleBody"),
+    ]
+    assert rows[0][0] is root.find(".//div")
 
 
 def test_a_stale_build_is_not_used(tmp_path, monkeypatch):

@@ -12,9 +12,11 @@ tail the run right after it; runs are joined (stripping a comment leaves two tex
 side by side). ``str.strip()`` is Python's: the Unicode whitespace of ``_is_space``.
 """
 from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport strcmp
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
+from lxml.includes.tree cimport const_xmlChar
 
 cetree.import_lxml__etree()
 
@@ -157,47 +159,47 @@ cdef list _int_list(long* values, Py_ssize_t size):
     return [values[i] for i in range(size)]
 
 
-def density_counts(cetree._Element root):
-    """The counts of density.DensityTable for every element under ``root`` (document order).
+cdef class _Walk:
+    """The elements under a node in document order (lxml's ``iter()`` order), with their parents."""
+    cdef tree.xmlNode** nodes
+    cdef Py_ssize_t* parents   # index of each element's parent, -1 for the top one
+    cdef Py_ssize_t size
 
-    Returns (elements, tag names, T, LT, TG, LTG, Sb, PNum, longest plain run) as lists, or None
-    when an element has a namespace (its tag would need lxml's "{uri}name" form) or a parent
-    link that is not the element it is a child of (a rare libxml2 slip after mis-nested tags:
-    ``getparent()`` follows that link). The Python walk handles both.
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.parents)
+
+
+cdef _Walk _walk(tree.xmlNode* top):
+    """The walk from ``top``, or None when an element has a namespace (its tag would need lxml's
+    "{uri}name" form) or a parent link that is not the element it is a child of (a rare libxml2
+    slip after mis-nested tags: lxml's walks and ``getparent()`` follow that link). The Python
+    walks handle both. No recursion: the open elements are kept on a stack.
     """
-    cdef tree.xmlNode* top = root._c_node
-    cdef tree.xmlNode* node
+    cdef _Walk walk = _Walk()
+    cdef Py_ssize_t capacity = 1024, depth = 0, size = 0
+    cdef tree.xmlNode* node = top
     cdef tree.xmlNode* following
-    cdef Py_ssize_t size = 0, capacity = 1024, i, depth = 0, p
-    cdef tree.xmlNode** nodes = <tree.xmlNode**> malloc(capacity * sizeof(tree.xmlNode*))
-    cdef Py_ssize_t* parents = <Py_ssize_t*> malloc(capacity * sizeof(Py_ssize_t))
     cdef Py_ssize_t* open_stack = <Py_ssize_t*> malloc(capacity * sizeof(Py_ssize_t))
-    cdef long* counts = NULL
-    cdef long* text
-    cdef long* link_text
-    cdef long* tags
-    cdef long* link_tags
-    cdef long* marks
-    cdef long* paragraphs
-    cdef long* longest
-    cdef _RunCounts run
-    cdef bint is_link
+    walk.nodes = <tree.xmlNode**> malloc(capacity * sizeof(tree.xmlNode*))
+    walk.parents = <Py_ssize_t*> malloc(capacity * sizeof(Py_ssize_t))
     try:
-        # Document order, each element's parent index kept on a stack (no recursion).
-        node = top
         while True:
             if node.ns != NULL:
                 return None
             if size == capacity:
                 capacity *= 2
-                nodes = <tree.xmlNode**> realloc(nodes, capacity * sizeof(tree.xmlNode*))
-                parents = <Py_ssize_t*> realloc(parents, capacity * sizeof(Py_ssize_t))
+                walk.nodes = <tree.xmlNode**> realloc(walk.nodes, capacity * sizeof(tree.xmlNode*))
+                walk.parents = <Py_ssize_t*> realloc(walk.parents, capacity * sizeof(Py_ssize_t))
                 open_stack = <Py_ssize_t*> realloc(open_stack, capacity * sizeof(Py_ssize_t))
-            nodes[size] = node
-            parents[size] = open_stack[depth - 1] if depth else -1
-            if depth and node.parent != nodes[parents[size]]:
-                return None   # libxml2 left a parent link that disagrees with the children links
+                if walk.nodes == NULL or walk.parents == NULL or open_stack == NULL:
+                    raise MemoryError()
+            walk.nodes[size] = node
+            walk.parents[size] = open_stack[depth - 1] if depth else -1
+            if depth and node.parent != walk.nodes[walk.parents[size]]:
+                return None
             size += 1
+            walk.size = size
             following = _first_child_element(node)
             if following != NULL:
                 open_stack[depth] = size - 1
@@ -209,13 +211,42 @@ def density_counts(cetree._Element root):
             following = _next_element(node)
             while following == NULL:
                 depth -= 1
-                node = nodes[open_stack[depth]]
+                node = walk.nodes[open_stack[depth]]
                 if node == top:
                     break
                 following = _next_element(node)
             if following == NULL:
                 break
             node = following
+        return walk
+    finally:
+        free(open_stack)
+
+
+def density_counts(cetree._Element root):
+    """The counts of density.DensityTable for every element under ``root`` (document order).
+
+    Returns (elements, tag names, T, LT, TG, LTG, Sb, PNum, longest plain run) as lists, or None
+    where ``_walk`` gives none (the Python walk then counts).
+    """
+    cdef _Walk walk = _walk(root._c_node)
+    if walk is None:
+        return None
+    cdef tree.xmlNode** nodes = walk.nodes
+    cdef Py_ssize_t* parents = walk.parents
+    cdef Py_ssize_t size = walk.size, i, p
+    cdef tree.xmlNode* node
+    cdef long* counts = NULL
+    cdef long* text
+    cdef long* link_text
+    cdef long* tags
+    cdef long* link_tags
+    cdef long* marks
+    cdef long* paragraphs
+    cdef long* longest
+    cdef _RunCounts run
+    cdef bint is_link
+    try:
         # T, LT, TG, LTG, Sb, PNum, longest: seven columns of ``size`` counts.
         counts = <long*> calloc(7 * size, sizeof(long))
         text, link_text, tags, link_tags = counts, counts + size, counts + 2 * size, counts + 3 * size
@@ -258,8 +289,51 @@ def density_counts(cetree._Element root):
                 _int_list(link_tags, size), _int_list(marks, size), _int_list(paragraphs, size),
                 _int_list(longest, size))
     finally:
-        free(nodes)
-        free(parents)
-        free(open_stack)
         free(counts)
 
+
+
+cdef inline str _attribute(tree.xmlNode* node, const char* name):
+    """``element.get(name)`` (lxml's own reading, through its C API)."""
+    return cetree.attributeValueFromNsName(node, NULL, <const_xmlChar*> name)
+
+
+def cleaning_attributes(cetree._Element root):
+    """The attributes dom.clean_tree judges elements by, for each element that has one.
+
+    Rows (element, tag, class, id, style, hidden?, aria-hidden, itemprop) in document order,
+    for the elements with a class, id, style, hidden, aria-hidden or itemprop attribute (no
+    namespace, as ``keys()`` names them); a value is None when absent, ``hidden?`` a bool.
+    None where ``_walk`` gives none (the Python walk then reads them).
+    """
+    cdef _Walk walk = _walk(root._c_node)
+    if walk is None:
+        return None
+    cdef Py_ssize_t i
+    cdef tree.xmlNode* node
+    cdef tree.xmlAttr* attribute
+    cdef const char* name
+    cdef bint wanted, hidden
+    cdef object document = root._doc
+    rows = []
+    for i in range(walk.size):
+        node = walk.nodes[i]
+        attribute = node.properties
+        wanted = hidden = False
+        while attribute != NULL:
+            if attribute.ns == NULL:
+                name = <const char*> attribute.name
+                if strcmp(name, "hidden") == 0:
+                    wanted = hidden = True
+                elif (strcmp(name, "class") == 0 or strcmp(name, "id") == 0 or strcmp(name, "style") == 0
+                      or strcmp(name, "aria-hidden") == 0 or strcmp(name, "itemprop") == 0):
+                    wanted = True
+            attribute = attribute.next
+        if not wanted:
+            continue
+        rows.append((cetree.elementFactory(document, node), (<bytes> node.name).decode("utf-8"),
+                     _attribute(node, "class"), _attribute(node, "id"),
+                     _attribute(node, "style"), hidden,
+                     _attribute(node, "aria-hidden"),
+                     _attribute(node, "itemprop")))
+    return rows

@@ -9,6 +9,7 @@ import weakref
 import lxml.etree
 import lxml.html
 
+from .fastwalk import compiled
 from .metadata import tagged_elements
 from .options import ExtractOptions
 from .patterns import (
@@ -234,54 +235,55 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
 def _classify_named_elements(root: lxml.html.HtmlElement, options: ExtractOptions) -> tuple[list, list, list]:
     """(hidden elements, elements named like boilerplate, elements with the marker itemprop), in document order.
 
-    One read of each element's attribute names (``keys()``), then only the attributes it holds
-    are read (lxml's ``get`` costs about as much as ``keys()``: it encodes the name first).
-    ``items()`` would build every value, long links and styles too: slower. Twice as fast as the
-    XPath ``//*[@class or @id or ...]``, where libxml2 builds a node set per attribute test. A
-    hidden element is not tested for its name. Every proxy is kept until the end, so they are
-    freed deepest first (see DensityTable). An element whose only attribute is a class (58% of those
-    tested over ../shared/eval) goes straight to the class verdict.
+    The elements holding one of the judged attributes come with their values from one walk, in C
+    when it is built (fastwalk.py). A hidden element is not tested for its name. Twice as fast as
+    the XPath ``//*[@class or @id or ...]``, where libxml2 builds a node set per attribute test.
     """
+    rows = compiled.cleaning_attributes(root) if compiled is not None else None
+    if rows is None:
+        rows = _cleaning_attributes_in_python(root)
     hidden, named, markers = [], [], []
     check_names = options.remove_unlikely
-    elements = list(root.iter(lxml.etree.Element))
-    for element in elements:
-        keys = element.keys()
-        if keys == _CLASS_ONLY:   # most tested elements: none of the other attributes to look at
-            classes = element.get("class")
-        else:
-            if _CLEANING_ATTRIBUTES.isdisjoint(keys):
-                continue
-            if "itemprop" in keys and element.get("itemprop") == ARTICLE_MARKER_ITEMPROP:
-                markers.append(element)
-            if _hidden_by_attributes(element, keys):
+    for element, tag, classes, ident, style, has_hidden, aria_hidden, itemprop in rows:
+        if itemprop == ARTICLE_MARKER_ITEMPROP:
+            markers.append(element)
+        if has_hidden or aria_hidden == "true" or (style and HIDDEN_STYLE_RE.search(style) is not None):
+            hidden.append(element)
+            continue
+        if ident:
+            classes = classes or ""
+            if has_hidden_class(classes):
                 hidden.append(element)
-                continue
-            classes = element.get("class") or ""
-            ident = element.get("id") if "id" in keys else None
-            if ident:
-                if has_hidden_class(classes):
-                    hidden.append(element)
-                elif check_names and element.tag not in _NEVER_UNLIKELY_TAGS and \
-                        is_unlikely_name(f"{classes} {ident}"):
-                    named.append(element)
-                continue
-        verdict = _class_verdict(classes)
+            elif check_names and tag not in _NEVER_UNLIKELY_TAGS and is_unlikely_name(f"{classes} {ident}"):
+                named.append(element)
+            continue
+        verdict = _class_verdict(classes or "")
         if verdict == _HIDING_CLASS:
             hidden.append(element)
-        elif verdict == _UNLIKELY_CLASS and check_names and element.tag not in _NEVER_UNLIKELY_TAGS:
+        elif verdict == _UNLIKELY_CLASS and check_names and tag not in _NEVER_UNLIKELY_TAGS:
             named.append(element)
     return hidden, named, markers
 
 
-def _hidden_by_attributes(element: lxml.html.HtmlElement, keys: list) -> bool:
-    """Hidden by its hidden, aria-hidden or style attribute (``keys``: its attribute names)."""
-    if "hidden" in keys or ("aria-hidden" in keys and element.get("aria-hidden") == "true"):
-        return True
-    if "style" in keys:
-        style = element.get("style")
-        return bool(style) and HIDDEN_STYLE_RE.search(style) is not None
-    return False
+def _cleaning_attributes_in_python(root: lxml.html.HtmlElement) -> list[tuple]:
+    """The rows of ``_fastwalk.cleaning_attributes``, walking the proxies (the reference).
+
+    (element, tag, class, id, style, has a hidden attribute, aria-hidden, itemprop) of each
+    element holding one of those attributes, in document order. One read of each element's
+    attribute names (``keys()``), then only the values of those with a judged attribute
+    (``items()`` would build every value, long links too). An element whose only attribute is
+    a class (58% of those over ../shared/eval) needs no other read.
+    """
+    rows = []
+    for element in root.iter(lxml.etree.Element):
+        keys = element.keys()
+        if keys == _CLASS_ONLY:
+            rows.append((element, element.tag, element.get("class"), None, None, False, None, None))
+        elif not _CLEANING_ATTRIBUTES.isdisjoint(keys):
+            get = element.get
+            rows.append((element, element.tag, get("class"), get("id"), get("style"), "hidden" in keys,
+                         get("aria-hidden"), get("itemprop")))
+    return rows
 
 
 # What the class of an element without an id says (_class_verdict).

@@ -22,7 +22,11 @@ def _load():
         return None
     try:
         from . import _fastwalk
-    except ImportError:
+    except ModuleNotFoundError:
+        return None
+    except ImportError as error:   # built, but not loadable here (another lxml, say)
+        warnings.warn(f"the compiled walks do not load ({error}): using the pure-Python walks",
+                      RuntimeWarning, stacklevel=2)
         return None
     if _SOURCE.exists() and hashlib.sha256(_SOURCE.read_bytes()).hexdigest() != _fastwalk.SOURCE_DIGEST:
         warnings.warn(f"{_SOURCE.name} changed since it was compiled: using the pure-Python walks "
