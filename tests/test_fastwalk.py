@@ -11,11 +11,12 @@ import pathlib
 import lxml.etree
 import lxml.html
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from newscrawl.extract import fastwalk
 from newscrawl.extract.density import DensityTable
-from newscrawl.extract.dom import _cleaning_attributes_in_python, clean_tree, parse_html
+from newscrawl.extract.dom import _CONTROL_CHARS_RE, _cleaning_attributes_in_python, clean_tree, parse_html
 from newscrawl.extract.options import DEFAULT_OPTIONS
 
 from test_extract_fuzz import documents
@@ -142,6 +143,17 @@ def test_cleaning_rows_hold_the_values_clean_tree_judges():
         ("span", None, None, None, True, "true", "articleBody"),
     ]
     assert rows[0][0] is root.find(".//div")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab\t\n\r\x00\x01\x0b\x1f\x7f\x85\ufffd\ufffe\uffff\uefbf\ud800"
+                                         "\udfff\U0001ffff\u00ef\u00bf\u3000"), max_size=12))
+@example("\ufffe")
+@example("x\uffff")
+@example("\uefbf\u00be")   # the bytes EF BF BE split over two characters? UTF-8 never does
+def test_control_character_scan_matches_the_regex(text):
+    data = text.encode("utf-8", "surrogatepass")
+    assert fastwalk.compiled.holds_control_characters(data) == (_CONTROL_CHARS_RE.search(text) is not None)
 
 
 def test_a_stale_build_is_not_used(tmp_path, monkeypatch):

@@ -337,3 +337,21 @@ def cleaning_attributes(cetree._Element root):
                      _attribute(node, "aria-hidden"),
                      _attribute(node, "itemprop")))
     return rows
+
+
+def holds_control_characters(const unsigned char[::1] data):
+    """Does this UTF-8 text hold a character of dom._CONTROL_CHARS_RE?
+
+    That is a C0 control other than tab, newline and carriage return (one byte each in UTF-8),
+    or U+FFFE / U+FFFF (EF BF BE, EF BF BF: no other character's bytes hold these three in a row).
+    """
+    cdef Py_ssize_t i, size = data.shape[0]
+    cdef unsigned char byte
+    for i in range(size):
+        byte = data[i]
+        if byte < 0x20:
+            if byte != 0x09 and byte != 0x0a and byte != 0x0d:
+                return True
+        elif byte == 0xEF and i + 2 < size and data[i + 1] == 0xBF and (data[i + 2] == 0xBE or data[i + 2] == 0xBF):
+            return True
+    return False

@@ -158,8 +158,9 @@ def parsed_source(root: lxml.html.HtmlElement) -> str | None:
 def _without_control_chars(html: str) -> tuple[str, bytes | None]:
     """The page without the control characters lxml refuses in a str, and its UTF-8 bytes.
 
-    Most pages hold none, which is checked on the UTF-8 bytes with bytes.translate (a
-    UTF-8 byte below 0x20 is always that character itself): 2.4x faster than the regex.
+    Most pages hold none, which is checked on the UTF-8 bytes (a UTF-8 byte below 0x20 is
+    always that character itself): in one C loop when the compiled walks are built, else with
+    bytes.translate, 2.4x faster than the regex.
     The bytes are parsed (``_UTF8_PARSER``); they are None when the page holds lone
     surrogates (libxml2 drops what follows one in a str, not in bytes) or control characters.
     """
@@ -168,8 +169,12 @@ def _without_control_chars(html: str) -> tuple[str, bytes | None]:
     except UnicodeEncodeError:  # lone surrogates
         data = None
     checked = data if data is not None else html.encode("utf-8", "surrogatepass")
-    if len(checked.translate(None, _CONTROL_BYTES)) == len(checked) and "\ufffe" not in html \
-            and "\uffff" not in html:
+    if compiled is not None:
+        clean = not compiled.holds_control_characters(checked)
+    else:
+        clean = len(checked.translate(None, _CONTROL_BYTES)) == len(checked) and "\ufffe" not in html \
+            and "\uffff" not in html
+    if clean:
         return html, data
     return _CONTROL_CHARS_RE.sub("", html), None
 
