@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from newscrawl.extract import fastwalk
 from newscrawl.extract.density import DensityTable
+from newscrawl.extract.named_attributes import _NAMES, _VALUES
 from newscrawl.extract.dom import _CONTROL_CHARS_RE, _cleaning_attributes_in_python, clean_tree, parse_html
 from newscrawl.extract.options import DEFAULT_OPTIONS
 
@@ -39,7 +40,9 @@ def _assert_same_tables(root) -> None:
 
 
 def _assert_same_rows(root) -> None:
+    """The attribute reads: the cleaning's rows, and the class/id/itemprop values of named_attributes."""
     assert fastwalk.compiled.cleaning_attributes(root) == _cleaning_attributes_in_python(root)
+    assert fastwalk.compiled.attribute_values(root, _NAMES) == [_VALUES[name](root) for name in _NAMES]
 
 
 def _page_sources() -> list[pathlib.Path]:
@@ -128,6 +131,7 @@ def test_density_counts_match_on_generated_documents(html):
     '<p xml:lang="en" class="share comment">x</p><a href="/x" title="t">no judged attribute</a>',
     '<div class="x" class="y" id="first" id="second">duplicates: the first of each is kept</div>',
     '<svg><g class="icon"><text id="label">t</text></g></svg><math><mi style="color:red">x</mi></math>',
+    '<div itemprop="author" class="by" id="a" itemprop="second">x</div><p class="&#x4e2d;&lt;">y</p>',
 ])
 def test_cleaning_rows_match_on_attribute_edge_cases(html):
     _assert_same_rows(lxml.html.document_fromstring(f"<html><body>{html}</body></html>"))
@@ -170,3 +174,9 @@ def test_the_environment_can_turn_the_compiled_walks_off(monkeypatch):
     assert fastwalk._load() is None
     monkeypatch.delenv("NEWSCRAWL_PURE_PYTHON")
     assert fastwalk._load() is fastwalk.compiled
+
+
+def test_attribute_values_leave_out_the_root_itself_as_the_xpath_does():
+    root = lxml.html.document_fromstring('<html class="page" id="top"><body class="b"><p id="p">x</p></body></html>')
+    assert fastwalk.compiled.attribute_values(root, ("class", "id")) == [["b"], ["p"]]
+    _assert_same_rows(root)

@@ -355,3 +355,35 @@ def holds_control_characters(const unsigned char[::1] data):
         elif byte == 0xEF and i + 2 < size and data[i + 1] == 0xBF and (data[i + 2] == 0xBE or data[i + 2] == 0xBF):
             return True
     return False
+
+
+def attribute_values(cetree._Element root, tuple names):
+    """The values of each named attribute (no namespace) over ``root``'s descendants, in document order.
+
+    One list per name, as the XPath ``descendant::*/@name`` gives it (``root`` itself left out).
+    None where ``_walk`` gives none (the XPath then reads them).
+    """
+    cdef _Walk walk = _walk(root._c_node)
+    if walk is None:
+        return None
+    cdef Py_ssize_t i, k, count = len(names)
+    cdef tree.xmlNode* node
+    cdef tree.xmlAttr* attribute
+    encoded = [name.encode("ascii") for name in names]
+    cdef const char* wanted[8]
+    if count > 8:
+        raise ValueError("at most 8 attribute names")
+    for k in range(count):
+        wanted[k] = <const char*> (<bytes> encoded[k])
+    lists = [[] for _ in range(count)]
+    for i in range(1, walk.size):
+        node = walk.nodes[i]
+        attribute = node.properties
+        while attribute != NULL:
+            if attribute.ns == NULL:
+                for k in range(count):
+                    if strcmp(<const char*> attribute.name, wanted[k]) == 0:
+                        (<list> lists[k]).append(cetree.attributeValue(node, attribute))
+                        break
+            attribute = attribute.next
+    return lists

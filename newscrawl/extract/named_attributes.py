@@ -20,6 +20,8 @@ from typing import Collection, Iterable
 import lxml.etree
 import lxml.html
 
+from .fastwalk import compiled
+
 # Attributes whose values are read and chosen from.
 _NAMES = ("class", "id", "itemprop")
 # Up to this many chosen attributes are selected by position (one pass over the
@@ -30,7 +32,7 @@ _VALUES = {name: lxml.etree.XPath(f"descendant::*/@{name}", smart_strings=False)
 # Private-use characters that separate values; the first one absent from the page's values
 # is used, so "<sep>value<sep>" matches whole values only.
 _SEPARATORS = "\ue000\ue001\ue002\ue003"
-# The values per tree and attribute name.
+# The values per tree and attribute name (key None: the compiled walk's lists, see _every_value).
 _TREES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 # Compiled selections by (names, extra XPath, separator).
 _SELECTIONS: dict[tuple[tuple[str, ...], str, str], lxml.etree.XPath] = {}
@@ -110,7 +112,7 @@ def _values(root: lxml.html.HtmlElement, name: str) -> _Values:
         tables = _TREES[root] = {}
     table = tables.get(name)
     if table is None:
-        every = _VALUES[name](root)
+        every = _every_value(root, tables, name)
         distinct = frozenset(every)
         values = tuple(distinct)
         plain = "".join(values)
@@ -119,6 +121,21 @@ def _values(root: lxml.html.HtmlElement, name: str) -> _Values:
         joined = (separator or "") + (separator or "").join(values) + (separator or "")
         table = tables[name] = _Values(every, distinct, values, joined, starts, separator)
     return table
+
+
+def _every_value(root: lxml.html.HtmlElement, tables: dict, name: str) -> list[str]:
+    """Every value of attribute ``name`` in the tree, in document order (``_VALUES[name]``).
+
+    With the compiled walks, one walk reads the values of all of ``_NAMES`` (kept in
+    ``tables[None]``): most pages ask for two or three of them.
+    """
+    if compiled is not None:
+        if None not in tables:
+            lists = compiled.attribute_values(root, _NAMES)
+            tables[None] = None if lists is None else dict(zip(_NAMES, lists))
+        if tables[None] is not None:
+            return tables[None][name]
+    return _VALUES[name](root)
 
 
 # Compiled positional selections, by expression; cleared when large (positions vary by page).
