@@ -293,9 +293,26 @@ def density_counts(cetree._Element root):
 
 
 
-cdef inline str _attribute(tree.xmlNode* node, const char* name):
-    """``element.get(name)`` (lxml's own reading, through its C API)."""
-    return cetree.attributeValueFromNsName(node, NULL, <const_xmlChar*> name)
+# The attributes of cleaning_attributes' rows, by their place in a row's values.
+cdef enum:
+    _CLASS, _ID, _STYLE, _ARIA_HIDDEN, _ITEMPROP, _JUDGED
+
+
+cdef inline int _judged_attribute(const char* name) noexcept nogil:
+    """The place of a judged attribute among a row's values, -1 for another one, _JUDGED for "hidden"."""
+    if strcmp(name, "class") == 0:
+        return _CLASS
+    if strcmp(name, "id") == 0:
+        return _ID
+    if strcmp(name, "style") == 0:
+        return _STYLE
+    if strcmp(name, "hidden") == 0:
+        return _JUDGED
+    if strcmp(name, "aria-hidden") == 0:
+        return _ARIA_HIDDEN
+    if strcmp(name, "itemprop") == 0:
+        return _ITEMPROP
+    return -1
 
 
 def cleaning_attributes(cetree._Element root):
@@ -303,40 +320,52 @@ def cleaning_attributes(cetree._Element root):
 
     Rows (element, tag, class, id, style, hidden?, aria-hidden, itemprop) in document order,
     for the elements with a class, id, style, hidden, aria-hidden or itemprop attribute (no
-    namespace, as ``keys()`` names them); a value is None when absent, ``hidden?`` a bool.
+    namespace, as ``keys()`` names them); a value is None when absent (the first attribute of
+    a name counts, as for ``get``), ``hidden?`` a bool. One pass over each element's
+    attributes; tag names are made once per page (libxml2 keeps one copy of each name).
     None where ``_walk`` gives none (the Python walk then reads them).
     """
     cdef _Walk walk = _walk(root._c_node)
     if walk is None:
         return None
     cdef Py_ssize_t i
+    cdef int place
     cdef tree.xmlNode* node
     cdef tree.xmlAttr* attribute
-    cdef const char* name
+    cdef tree.xmlAttr* found[_JUDGED]
     cdef bint wanted, hidden
     cdef object document = root._doc
+    cdef dict tags = {}
     rows = []
     for i in range(walk.size):
         node = walk.nodes[i]
         attribute = node.properties
         wanted = hidden = False
+        for place in range(_JUDGED):
+            found[place] = NULL
         while attribute != NULL:
             if attribute.ns == NULL:
-                name = <const char*> attribute.name
-                if strcmp(name, "hidden") == 0:
+                place = _judged_attribute(<const char*> attribute.name)
+                if place == _JUDGED:
                     wanted = hidden = True
-                elif (strcmp(name, "class") == 0 or strcmp(name, "id") == 0 or strcmp(name, "style") == 0
-                      or strcmp(name, "aria-hidden") == 0 or strcmp(name, "itemprop") == 0):
+                elif place >= 0 and found[place] == NULL:
                     wanted = True
+                    found[place] = attribute
             attribute = attribute.next
         if not wanted:
             continue
-        rows.append((cetree.elementFactory(document, node), (<bytes> node.name).decode("utf-8"),
-                     _attribute(node, "class"), _attribute(node, "id"),
-                     _attribute(node, "style"), hidden,
-                     _attribute(node, "aria-hidden"),
-                     _attribute(node, "itemprop")))
+        key = <size_t> node.name
+        tag = tags.get(key)
+        if tag is None:
+            tag = tags[key] = (<bytes> node.name).decode("utf-8")
+        rows.append((cetree.elementFactory(document, node), tag,
+                     _value(node, found[_CLASS]), _value(node, found[_ID]), _value(node, found[_STYLE]),
+                     hidden, _value(node, found[_ARIA_HIDDEN]), _value(node, found[_ITEMPROP])))
     return rows
+
+
+cdef inline object _value(tree.xmlNode* node, tree.xmlAttr* attribute):
+    return None if attribute == NULL else cetree.attributeValue(node, attribute)
 
 
 def holds_control_characters(const unsigned char[::1] data):
