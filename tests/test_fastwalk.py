@@ -19,6 +19,8 @@ from newscrawl.extract.density import DensityTable
 from newscrawl.extract.named_attributes import _NAMES, _VALUES
 from newscrawl.extract.dom import _CONTROL_CHARS_RE, _cleaning_attributes_in_python, clean_tree, parse_html
 from newscrawl.extract.options import DEFAULT_OPTIONS
+from newscrawl.extract.output import _render_text_in_python
+from newscrawl.extract.patterns import BLOCK_LEVEL_TAGS
 
 from test_extract_fuzz import documents
 
@@ -45,6 +47,20 @@ def _assert_same_rows(root) -> None:
     assert fastwalk.compiled.attribute_values(root, _NAMES) == [_VALUES[name](root) for name in _NAMES]
 
 
+def _assert_same_text(nodes) -> None:
+    assert fastwalk.compiled.render_text(nodes, BLOCK_LEVEL_TAGS) == _render_text_in_python(nodes)
+
+
+def _assert_same_texts(root) -> None:
+    """render_text of the body, of its children together, and of each of the first elements alone."""
+    body = root.find("body")
+    if body is not None:
+        _assert_same_text([body])
+        _assert_same_text(list(body))
+    for element in list(root.iter(lxml.etree.Element))[:60]:
+        _assert_same_text([element])
+
+
 def _page_sources() -> list[pathlib.Path]:
     return sorted(PAGES.glob("*/source.html"))
 
@@ -60,6 +76,7 @@ def test_density_counts_match_on_the_test_pages(path):
     _assert_same_tables(root)          # the raw tree: scripts, comments, forms
     clean_tree(root, DEFAULT_OPTIONS)
     _assert_same_tables(root)          # the cleaned tree the extractor scores
+    _assert_same_texts(root)
 
 
 @pytest.mark.parametrize("html", [
@@ -123,6 +140,7 @@ def test_density_counts_match_on_generated_documents(html):
     _assert_same_tables(root)
     clean_tree(root, DEFAULT_OPTIONS)
     _assert_same_tables(root)
+    _assert_same_texts(root)
 
 
 @pytest.mark.parametrize("html", [
@@ -158,6 +176,22 @@ def test_cleaning_rows_hold_the_values_clean_tree_judges():
 def test_control_character_scan_matches_the_regex(text):
     data = text.encode("utf-8", "surrogatepass")
     assert fastwalk.compiled.holds_control_characters(data) == (_CONTROL_CHARS_RE.search(text) is not None)
+
+
+@pytest.mark.parametrize("html", [
+    "<p>a\x0bb\x1cc\u2028d\x85e\u3000f\rg</p><p>line\none\n\n two </p><p> \u00a0 </p>",
+    "<div>lead<p>para<b>bold</b>tail</p>after<br>break<ul><li>one<li>two</ul>end</div>",
+    "<table><tr><td>c1<td>c2</tr></table><h1>head</h1><span>in<i>line</i></span>",
+    "<p>中文，句子。</p><p>\U0001F600 e\u0301</p>",
+])
+def test_render_text_matches_on_text_edge_cases(html):
+    root = lxml.html.document_fromstring(f"<html><body>{html}</body></html>")
+    _assert_same_texts(root)
+
+
+def test_render_text_leaves_trees_with_comments_to_the_python_walk():
+    root = lxml.html.document_fromstring("<html><body><p>a<!-- c -->b</p></body></html>")
+    assert fastwalk.compiled.render_text([root.find("body")], BLOCK_LEVEL_TAGS) is None
 
 
 def test_a_stale_build_is_not_used(tmp_path, monkeypatch):

@@ -416,3 +416,161 @@ def attribute_values(cetree._Element root, tuple names):
                         break
             attribute = attribute.next
     return lists
+
+
+# Text written line by line as ``render_text`` normalizes it: each line's whitespace runs
+# collapsed to one space and trimmed, blank lines left out, lines joined by newlines.
+cdef struct _Lines:
+    char* data
+    Py_ssize_t size
+    Py_ssize_t capacity
+    bint line_open       # the current line has text
+    bint pending_space   # whitespace was met after the current line's text
+    bint any_line        # a line was written before
+
+
+cdef int _grow(_Lines* lines, Py_ssize_t extra) except -1:
+    cdef char* data
+    if lines.size + extra <= lines.capacity:
+        return 0
+    lines.capacity = max(2 * lines.capacity, lines.size + extra + 256)
+    data = <char*> realloc(lines.data, lines.capacity)
+    if data == NULL:
+        raise MemoryError()
+    lines.data = data
+    return 0
+
+
+cdef inline void _end_line(_Lines* lines) noexcept nogil:
+    lines.line_open = False
+    lines.pending_space = False
+
+
+cdef int _write_text(_Lines* lines, const unsigned char* s) except -1:
+    cdef unsigned int c
+    cdef int length, k
+    while s[0]:
+        c = _decode(s, &length)
+        if c == 10:
+            _end_line(lines)
+        elif _is_space(c):
+            if lines.line_open:
+                lines.pending_space = True
+        else:
+            _grow(lines, length + 1)
+            if not lines.line_open:
+                if lines.any_line:
+                    lines.data[lines.size] = 10
+                    lines.size += 1
+                lines.line_open = lines.any_line = True
+            elif lines.pending_space:
+                lines.data[lines.size] = 32
+                lines.size += 1
+            lines.pending_space = False
+            for k in range(length):
+                lines.data[lines.size + k] = s[k]
+            lines.size += length
+        s += length
+    return 0
+
+
+cdef int _write_run(_Lines* lines, tree.xmlNode* node) except -1:
+    """The text run starting at ``node`` (``.text`` of its parent, or ``.tail`` of its previous sibling)."""
+    while node != NULL and _is_text(node):
+        if node.content != NULL:
+            _write_text(lines, <const unsigned char*> node.content)
+        node = node.next
+    return 0
+
+
+cdef bint _plain_subtree(tree.xmlNode* top) noexcept nogil:
+    """Only elements without a namespace and text nodes below ``top`` (no comment, PI, entity...)."""
+    cdef tree.xmlNode* node = top
+    while True:
+        if node.type == tree.XML_ELEMENT_NODE:
+            if node.ns != NULL:
+                return False
+            if node.children != NULL:
+                node = node.children
+                continue
+        elif node.type != tree.XML_TEXT_NODE:
+            return False
+        while node != top and node.next == NULL:
+            node = node.parent
+        if node == top:
+            return True
+        node = node.next
+
+
+cdef bint _is_block(dict blocks, block_tags, tree.xmlNode* node) except -1:
+    """Is the element's name one of ``block_tags`` (remembered per name: libxml2 keeps one copy each)."""
+    key = <size_t> node.name
+    block = blocks.get(key)
+    if block is None:
+        block = blocks[key] = (<bytes> node.name).decode("utf-8") in block_tags
+    return block
+
+
+def render_text(nodes, block_tags):
+    """output.render_text of these elements (None when one holds more than elements and text).
+
+    ``block_tags``: the names that put their content on lines of its own (BLOCK_LEVEL_TAGS).
+    The same walk as lxml's ``iterwalk``: the open elements on a stack, each element's text
+    written at its start, a child's tail after the child's end.
+    """
+    cdef cetree._Element element
+    cdef tree.xmlNode* top
+    cdef tree.xmlNode* node
+    cdef tree.xmlNode* following
+    cdef _Lines lines
+    cdef dict blocks = {}
+    cdef tree.xmlNode** open_nodes = NULL
+    cdef Py_ssize_t depth = 0, capacity = 0
+    cdef bint starting
+    lines.data = NULL
+    lines.size = lines.capacity = 0
+    lines.line_open = lines.pending_space = lines.any_line = False
+    for element in nodes:
+        if not _plain_subtree(element._c_node):
+            return None
+    try:
+        for element in nodes:
+            top = element._c_node
+            _end_line(&lines)
+            node = top
+            starting = True
+            depth = 0
+            while True:
+                if starting:
+                    if _is_block(blocks, block_tags, node):
+                        _end_line(&lines)
+                    _write_run(&lines, node.children)
+                    following = _first_child_element(node)
+                    if following != NULL:
+                        if depth == capacity:
+                            capacity = 2 * capacity + 64
+                            open_nodes = <tree.xmlNode**> realloc(open_nodes, capacity * sizeof(tree.xmlNode*))
+                            if open_nodes == NULL:
+                                raise MemoryError()
+                        open_nodes[depth] = node
+                        depth += 1
+                        node = following
+                        continue
+                # the end of ``node``
+                if _is_block(blocks, block_tags, node):
+                    _end_line(&lines)
+                if node == top:
+                    break
+                _write_run(&lines, node.next)
+                following = _next_element(node)
+                if following != NULL:
+                    node = following
+                    starting = True
+                else:
+                    depth -= 1
+                    node = open_nodes[depth]
+                    starting = False
+        return lines.data[:lines.size].decode("utf-8") if lines.size else ""
+    finally:
+        free(lines.data)
+        free(open_nodes)

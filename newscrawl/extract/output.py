@@ -8,11 +8,24 @@ import lxml.etree
 import lxml.html
 
 from .dom import make_element
+from .fastwalk import compiled
 from .patterns import BLOCK_LEVEL_TAGS, KEPT_ATTRIBUTES, KEPT_HTML_TAGS, LAZY_IMAGE_ATTRIBUTES
 
 
 def render_text(nodes: list) -> str:
-    """Main text: one paragraph per line; headings and list items on their own lines."""
+    """Main text: one paragraph per line; headings and list items on their own lines.
+
+    Written in C by the compiled walks when they are built (fastwalk.py), else in Python.
+    """
+    if compiled is not None:
+        text = compiled.render_text(nodes, BLOCK_LEVEL_TAGS)
+        if text is not None:
+            return text
+    return _render_text_in_python(nodes)
+
+
+def _render_text_in_python(nodes: list) -> str:
+    """``render_text`` walking the proxies (the reference for ``_fastwalk.render_text``)."""
     parts: list[str] = []
     append = parts.append
     # Whether each open element is block-level, pushed at its start and popped at its end: the
