@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from newscrawl.extract import fastwalk
+from newscrawl.extract import fastwalk, page_texts
+from newscrawl.extract.dates import _foreign_test
 from newscrawl.extract.density import DensityTable
 from newscrawl.extract.named_attributes import _NAMES, _VALUES
 from newscrawl.extract.dom import _CONTROL_CHARS_RE, _cleaning_attributes_in_python, clean_tree, parse_html
@@ -61,6 +62,17 @@ def _assert_same_texts(root) -> None:
         _assert_same_text([element])
 
 
+def _assert_same_runs(root) -> None:
+    """The date search's text walks (page_texts), at sizes that stop them early and late."""
+    body = page_texts.first_body(root)
+    for max_chars in (0, 40, 400, 10**9):
+        assert fastwalk.compiled.visible_runs(root, max_chars) == \
+            page_texts._visible_runs_in_python(root, max_chars)
+        if body is not None:
+            assert fastwalk.compiled.link_free_runs(body, max_chars, _foreign_test(DEFAULT_OPTIONS)) == \
+                page_texts._link_free_runs_in_python(body, max_chars, _foreign_test(DEFAULT_OPTIONS))
+
+
 def _page_sources() -> list[pathlib.Path]:
     return sorted(PAGES.glob("*/source.html"))
 
@@ -73,6 +85,7 @@ def test_there_are_pages_to_compare():
 def test_density_counts_match_on_the_test_pages(path):
     root = parse_html(path.read_bytes().decode("utf-8", "replace"))
     _assert_same_rows(root)
+    _assert_same_runs(root)
     _assert_same_tables(root)          # the raw tree: scripts, comments, forms
     clean_tree(root, DEFAULT_OPTIONS)
     _assert_same_tables(root)          # the cleaned tree the extractor scores
@@ -137,6 +150,7 @@ def test_density_counts_match_on_generated_documents(html):
     if root is None:
         return
     _assert_same_rows(root)
+    _assert_same_runs(root)
     _assert_same_tables(root)
     clean_tree(root, DEFAULT_OPTIONS)
     _assert_same_tables(root)
@@ -192,6 +206,33 @@ def test_render_text_matches_on_text_edge_cases(html):
 def test_render_text_leaves_trees_with_comments_to_the_python_walk():
     root = lxml.html.document_fromstring("<html><body><p>a<!-- c -->b</p></body></html>")
     assert fastwalk.compiled.render_text([root.find("body")], BLOCK_LEVEL_TAGS) is None
+
+
+@pytest.mark.parametrize("html", [
+    # hidden texts, one equal to a visible text; comments and their tails; links and their tails
+    "<p>Posted 2018-09-02</p><script>Posted 2018-09-02</script><noscript>n</noscript><style>s</style>"
+    "<p>a<!-- c -->after comment<a href=x>link</a>after link</p>",
+    # foreign blocks (named, footer, aside, nav) skipped with their tails; a list named block
+    "<div class='comments'>c 2018</div>tail<footer>f</footer>t2<aside>a</aside><nav>n</nav>"
+    "<ul class='list'><li><a>1</a></li><li><a>2</a></li></ul><div id='main'>kept <b>bold</b></div>",
+    # whitespace: XML-blank texts give no run, other whitespace is collapsed
+    "<p> \t\r\n </p><p>\u00a0</p><p>a \u3000 b\n c</p>",
+    # nested bodies and text straight under body
+    "text under body<div><body>inner body text</body></div>",
+])
+def test_text_walks_match_on_edge_cases(html):
+    _assert_same_runs(lxml.html.document_fromstring(f"<html><body>{html}</body></html>"))
+
+
+def test_the_compiled_walks_hide_the_same_elements_as_page_texts():
+    assert page_texts._HIDDEN_PARENTS == {"script", "style", "noscript"}   # named in _fastwalk.pyx
+
+
+def test_link_free_runs_leave_namespaced_elements_to_the_python_walk():
+    root = lxml.html.document_fromstring("<html><body><p>text</p></body></html>")
+    lxml.etree.SubElement(root.find("body"), "{http://www.w3.org/2000/svg}svg").text = "drawing"
+    assert fastwalk.compiled.link_free_runs(root.find("body"), 100, _foreign_test(DEFAULT_OPTIONS)) is None
+    assert page_texts.link_free_runs(root, 100, _foreign_test(DEFAULT_OPTIONS)) == ["text", "drawing"]
 
 
 def test_a_stale_build_is_not_used(tmp_path, monkeypatch):

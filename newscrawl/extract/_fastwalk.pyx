@@ -574,3 +574,262 @@ def render_text(nodes, block_tags):
     finally:
         free(lines.data)
         free(open_nodes)
+
+
+cdef inline bint _is_xml_space(unsigned char byte) noexcept nogil:
+    return byte == 32 or byte == 9 or byte == 13 or byte == 10
+
+
+cdef object _collapsed(tree.xmlNode* node, bint whole_run):
+    """``" ".join(text.split())`` of a text node (``whole_run``: of the run of text nodes from
+    ``node``, as lxml's ``.text``/``.tail`` join them), or None when it is only XML whitespace
+    (``not text.strip(" \\t\\r\\n")``). Returns (run, its length in characters)."""
+    cdef _Lines lines
+    cdef tree.xmlNode* first = node
+    cdef const unsigned char* s
+    cdef bint blank = True
+    cdef Py_ssize_t characters = 0, i
+    while node != NULL and _is_text(node) and blank:
+        s = <const unsigned char*> node.content
+        if s != NULL:
+            while s[0]:
+                if not _is_xml_space(s[0]):
+                    blank = False
+                    break
+                s += 1
+        node = node.next if whole_run else NULL
+    if blank:
+        return None
+    lines.data = NULL
+    lines.size = lines.capacity = 0
+    lines.line_open = lines.pending_space = lines.any_line = False
+    node = first
+    try:
+        while node != NULL and _is_text(node):
+            if node.content != NULL:
+                _write_words(&lines, <const unsigned char*> node.content)
+            node = node.next if whole_run else NULL
+        for i in range(lines.size):
+            if (<unsigned char> lines.data[i] & 0xC0) != 0x80:
+                characters += 1
+        return lines.data[:lines.size].decode("utf-8"), characters
+    finally:
+        free(lines.data)
+
+
+cdef int _write_words(_Lines* lines, const unsigned char* s) except -1:
+    """Write a text's words separated by one space (``" ".join(text.split())``, newlines included)."""
+    cdef unsigned int c
+    cdef int length, k
+    while s[0]:
+        c = _decode(s, &length)
+        if _is_space(c):
+            if lines.line_open:
+                lines.pending_space = True
+        else:
+            _grow(lines, length + 1)
+            if lines.line_open and lines.pending_space:
+                lines.data[lines.size] = 32
+                lines.size += 1
+            lines.line_open = True
+            lines.pending_space = False
+            for k in range(length):
+                lines.data[lines.size + k] = s[k]
+            lines.size += length
+        s += length
+    return 0
+
+
+cdef inline bint _named(tree.xmlNode* node, const char* name) noexcept nogil:
+    return node.type == tree.XML_ELEMENT_NODE and node.ns == NULL and strcmp(<const char*> node.name, name) == 0
+
+
+cdef inline bint _hides_text(tree.xmlNode* node) noexcept nogil:
+    """Is this a script, style or noscript element (page_texts._HIDDEN_PARENTS)?"""
+    return _named(node, "script") or _named(node, "style") or _named(node, "noscript")
+
+
+def visible_runs(cetree._Element root, Py_ssize_t max_chars):
+    """page_texts.visible_runs: the text nodes below a <body> of ``root`` whose parent is not a
+    script, style or noscript, each whitespace-collapsed, until their size passes ``max_chars``.
+
+    None when the tree holds a node other than an element, text, comment or processing
+    instruction (the XPath then reads the texts).
+    """
+    cdef tree.xmlNode* top = root._c_node
+    cdef tree.xmlNode* node = top
+    cdef Py_ssize_t in_body = 0, size = 0
+    runs = []
+    while True:
+        if node.type == tree.XML_ELEMENT_NODE:
+            if node != top and _named(node, "body"):
+                in_body += 1
+            if node.children != NULL:
+                node = node.children
+                continue
+        elif node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE:
+            if in_body and not _hides_text(node.parent):
+                found = _collapsed(node, False)
+                if found is not None:
+                    runs.append(found[0])
+                    size += <Py_ssize_t> found[1] + 1
+                    if size > max_chars:
+                        return runs
+        elif node.type != tree.XML_COMMENT_NODE and node.type != tree.XML_PI_NODE:
+            return None
+        # leave the node, and every ancestor it was the last child of
+        while True:
+            if node != top and _named(node, "body"):
+                in_body -= 1
+            if node == top:
+                return runs
+            if node.next != NULL:
+                node = node.next
+                break
+            node = node.parent
+
+
+def link_free_runs(cetree._Element body, Py_ssize_t max_chars, is_foreign):
+    """page_texts.link_free_runs from ``body``: the same events as its lxml ``iterwalk``
+    (start, end, comment, pi), the same size checks, the same runs.
+
+    ``is_foreign`` is asked about the elements it could say yes to: a footer, aside or nav, or
+    one with a class or id attribute (for any other it reads no name and says no).
+    None when the subtree holds a node other than an element, text, comment or processing
+    instruction, or a namespaced element (the Python walk then runs).
+    """
+    cdef tree.xmlNode* top = body._c_node
+    cdef tree.xmlNode* node
+    cdef tree.xmlNode* opened = NULL
+    cdef tree.xmlNode** open_nodes = NULL      # the elements started and not ended
+    cdef char* shows = NULL                     # per open element: are its text nodes shown
+    cdef Py_ssize_t depth = 0, capacity = 0, size = 0
+    cdef object document = body._doc
+    cdef bint skip
+    runs = []
+    if not _plain_walk(top):
+        return None
+    found = _collapsed(top.children, True)
+    if found is not None:
+        runs.append(found[0])
+        size = <Py_ssize_t> found[1] + 1
+    try:
+        capacity = 64
+        open_nodes = <tree.xmlNode**> malloc(capacity * sizeof(tree.xmlNode*))
+        shows = <char*> malloc(capacity)
+        if open_nodes == NULL or shows == NULL:
+            raise MemoryError()
+        open_nodes[0] = top
+        shows[0] = True
+        depth = 1
+        node = _first_walked_child(top)
+        while True:
+            if node == NULL:
+                # the end of the innermost open element
+                depth -= 1
+                node = open_nodes[depth]
+                if depth == 0 or (size > max_chars and node != opened):
+                    return runs
+                if shows[depth - 1]:
+                    size = _add_tail(runs, node, size)
+                node = _next_walked(node)
+                continue
+            if node.type == tree.XML_ELEMENT_NODE:
+                if size > max_chars:
+                    return runs
+                opened = node
+                skip = _named(node, "a")
+                if not skip and _may_be_foreign(node):
+                    skip = is_foreign(cetree.elementFactory(document, node))
+                if skip:
+                    # its end: nothing (a skipped block's tail is skipped too)
+                    node = _next_walked(node)
+                    continue
+                if depth == capacity:
+                    capacity *= 2
+                    open_nodes = <tree.xmlNode**> realloc(open_nodes, capacity * sizeof(tree.xmlNode*))
+                    shows = <char*> realloc(shows, capacity)
+                    if open_nodes == NULL or shows == NULL:
+                        raise MemoryError()
+                shows[depth] = not (_named(node, "script") or _named(node, "style") or _named(node, "noscript"))
+                if shows[depth]:
+                    found = _collapsed(node.children, True)
+                    if found is not None:
+                        runs.append(found[0])
+                        size += <Py_ssize_t> found[1] + 1
+                open_nodes[depth] = node
+                depth += 1
+                node = _first_walked_child(node)
+                continue
+            # a comment or processing instruction: only its tail is text
+            if size > max_chars:
+                return runs
+            opened = NULL
+            if shows[depth - 1]:
+                size = _add_tail(runs, node, size)
+            node = _next_walked(node)
+    finally:
+        free(open_nodes)
+        free(shows)
+
+
+cdef Py_ssize_t _add_tail(list runs, tree.xmlNode* node, Py_ssize_t size) except -1:
+    found = _collapsed(node.next, True)
+    if found is None:
+        return size
+    runs.append(found[0])
+    return size + <Py_ssize_t> found[1] + 1
+
+
+cdef inline bint _walked(tree.xmlNode* node) noexcept nogil:
+    """Does lxml's iterwalk stop at this node (an element, comment or processing instruction)?"""
+    return node.type == tree.XML_ELEMENT_NODE or node.type == tree.XML_COMMENT_NODE \
+        or node.type == tree.XML_PI_NODE
+
+
+cdef inline tree.xmlNode* _first_walked_child(tree.xmlNode* node) noexcept nogil:
+    node = node.children
+    while node != NULL and not _walked(node):
+        node = node.next
+    return node
+
+
+cdef inline tree.xmlNode* _next_walked(tree.xmlNode* node) noexcept nogil:
+    node = node.next
+    while node != NULL and not _walked(node):
+        node = node.next
+    return node
+
+
+cdef bint _plain_walk(tree.xmlNode* top) noexcept nogil:
+    """Only elements without a namespace, text, comments and PIs below ``top``."""
+    cdef tree.xmlNode* node = top
+    while True:
+        if node.type == tree.XML_ELEMENT_NODE:
+            if node.ns != NULL:
+                return False
+            if node.children != NULL:
+                node = node.children
+                continue
+        elif node.type != tree.XML_TEXT_NODE and node.type != tree.XML_COMMENT_NODE \
+                and node.type != tree.XML_PI_NODE:
+            return False
+        while node != top and node.next == NULL:
+            node = node.parent
+        if node == top:
+            return True
+        node = node.next
+
+
+cdef bint _may_be_foreign(tree.xmlNode* node) noexcept nogil:
+    """Could dates._foreign_test's is_foreign say yes: a footer, aside or nav, or a class or id?"""
+    cdef tree.xmlAttr* attribute
+    if _named(node, "footer") or _named(node, "aside") or _named(node, "nav"):
+        return True
+    attribute = node.properties
+    while attribute != NULL:
+        if attribute.ns == NULL and (strcmp(<const char*> attribute.name, "class") == 0
+                                     or strcmp(<const char*> attribute.name, "id") == 0):
+            return True
+        attribute = attribute.next
+    return False

@@ -17,9 +17,10 @@ from typing import Callable
 import lxml.etree
 import lxml.html
 
+from .fastwalk import compiled
 from .metadata import tagged_elements
 
-# Elements whose text a reader never sees.
+# Elements whose text a reader never sees (_fastwalk.pyx's _hides_text names them too).
 _HIDDEN_PARENTS = frozenset({"script", "style", "noscript"})
 _BODY_TEXTS = lxml.etree.XPath("descendant::body/descendant::text()", smart_strings=False)
 _BODY_TEXT_NODES = lxml.etree.XPath("descendant::body/descendant::text()")
@@ -109,7 +110,19 @@ def _body_index(root: lxml.html.HtmlElement) -> _BodyIndex:
 
 
 def visible_runs(root: lxml.html.HtmlElement, max_chars: int) -> list[str]:
-    """Visible body texts, whitespace collapsed, until their length passes ``max_chars``."""
+    """Visible body texts, whitespace collapsed, until their length passes ``max_chars``.
+
+    Read in one C walk when the compiled walks are built (fastwalk.py), else from the XPaths.
+    """
+    if compiled is not None:
+        runs = compiled.visible_runs(root, max_chars)
+        if runs is not None:
+            return runs
+    return _visible_runs_in_python(root, max_chars)
+
+
+def _visible_runs_in_python(root: lxml.html.HtmlElement, max_chars: int) -> list[str]:
+    """``visible_runs`` from the XPaths' texts (the reference for ``_fastwalk.visible_runs``)."""
     hidden = [text for text in _hidden_body_texts(root) if text.strip(_XML_SPACE)]
     hidden_set = set(hidden)
     runs: list[str] = []
@@ -158,15 +171,28 @@ def link_free_runs(root: lxml.html.HtmlElement, max_chars: int,
     A link or foreign block is skipped whole, its tail included; <body> and <html>
     are never foreign (their classes describe the page, e.g. "no-sidebars").
 
+    Walked in C when the compiled walks are built (fastwalk.py), else in Python.
+    """
+    body = first_body(root)
+    if body is None:
+        return []
+    if compiled is not None:
+        runs = compiled.link_free_runs(body, max_chars, is_foreign)
+        if runs is not None:
+            return runs
+    return _link_free_runs_in_python(body, max_chars, is_foreign)
+
+
+def _link_free_runs_in_python(body: lxml.html.HtmlElement, max_chars: int,
+                              is_foreign: Callable[[lxml.html.HtmlElement], bool]) -> list[str]:
+    """``link_free_runs`` from ``body`` walking the proxies (the reference for the compiled walk).
+
     One ``iterwalk`` (lxml's walk in C, a skipped block never entered) instead of a
     stack of tuples in Python: 0.69 -> 0.45 ms a call (862 pages of ../shared/eval,
     2026-11-26, each page's call timed alone), the same runs on every page. The size limit is read before
     each text or tail, except the tail of an element without children, added right
     after its text as the stack walk did.
     """
-    body = first_body(root)
-    if body is None:
-        return []
     runs: list[str] = []
     size = _add_run(runs, body.text or "", 0)
     shows = [True]  # per open element: are its own text nodes shown
