@@ -12,7 +12,8 @@ tail the run right after it; runs are joined (stripping a comment leaves two tex
 side by side). ``str.strip()`` is Python's: the Unicode whitespace of ``_is_space``.
 """
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport strcmp
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.string cimport strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
@@ -365,7 +366,18 @@ def cleaning_attributes(cetree._Element root):
 
 
 cdef inline object _value(tree.xmlNode* node, tree.xmlAttr* attribute):
-    return None if attribute == NULL else cetree.attributeValue(node, attribute)
+    """The attribute's value as ``get`` gives it (None for no attribute).
+
+    Most values are one text node, decoded here; others (entity references, no text) are
+    left to lxml's reading, which copies the value through libxml2 first.
+    """
+    cdef tree.xmlNode* text
+    if attribute == NULL:
+        return None
+    text = attribute.children
+    if text != NULL and text.type == tree.XML_TEXT_NODE and text.next == NULL and text.content != NULL:
+        return PyUnicode_DecodeUTF8(<const char*> text.content, strlen(<const char*> text.content), NULL)
+    return cetree.attributeValue(node, attribute)
 
 
 def holds_control_characters(const unsigned char[::1] data):
@@ -412,7 +424,7 @@ def attribute_values(cetree._Element root, tuple names):
             if attribute.ns == NULL:
                 for k in range(count):
                     if strcmp(<const char*> attribute.name, wanted[k]) == 0:
-                        (<list> lists[k]).append(cetree.attributeValue(node, attribute))
+                        (<list> lists[k]).append(_value(node, attribute))
                         break
             attribute = attribute.next
     return lists
