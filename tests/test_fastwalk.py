@@ -149,6 +149,9 @@ def test_density_counts_match_on_generated_documents(html):
     root = parse_html(html)
     if root is None:
         return
+    every_node = len(list(root.iter()))
+    assert fastwalk.compiled.count_nodes(root, 10**9) == every_node
+    assert fastwalk.compiled.count_nodes(root, every_node - 1) == every_node   # stops past the limit
     _assert_same_rows(root)
     _assert_same_runs(root)
     _assert_same_tables(root)

@@ -845,3 +845,24 @@ cdef bint _may_be_foreign(tree.xmlNode* node) noexcept nogil:
             return True
         attribute = attribute.next
     return False
+
+
+def count_nodes(cetree._Element root, Py_ssize_t limit):
+    """How many nodes ``root.iter()`` yields (elements, comments, PIs, entity references), counting
+    no further than ``limit + 1``. Makes no proxies. No recursion: parent links lead back up."""
+    cdef tree.xmlNode* top = root._c_node
+    cdef tree.xmlNode* node = top
+    cdef Py_ssize_t count = 0
+    while True:
+        if cetree._isElement(node):
+            count += 1
+            if count > limit:
+                return count
+            if node.type == tree.XML_ELEMENT_NODE and node.children != NULL:
+                node = node.children
+                continue
+        while node != top and node.next == NULL:
+            node = node.parent
+        if node == top:
+            return count
+        node = node.next

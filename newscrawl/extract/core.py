@@ -63,7 +63,7 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
     root = parse_html(text_html)
     if root is None:
         return _no_article(url, "no_body")
-    # Held until the page is done: one proxy per element, shared by every walk (limits.py).
+    # Held until the page is done: without the compiled walks, one proxy per element (limits.py).
     elements = elements_within(root, opts.max_elements)
     if elements is None or deadline.passed():
         return _no_article(url, "too_large")
