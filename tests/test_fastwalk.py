@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from newscrawl.extract import fastwalk, page_texts
 from newscrawl.extract.dates import _foreign_test
 from newscrawl.extract.density import DensityTable
-from newscrawl.extract.named_attributes import _NAMES, _VALUES
+from newscrawl.extract.named_attributes import _NAMES, _VALUES, AttributeTest, _selected_attributes, words_in_values
 from newscrawl.extract.dom import _CONTROL_CHARS_RE, _cleaning_attributes_in_python, clean_tree, parse_html
 from newscrawl.extract.options import DEFAULT_OPTIONS
 from newscrawl.extract.output import _render_text_in_python
@@ -42,10 +42,22 @@ def _assert_same_tables(root) -> None:
     assert compiled.position == python.position
 
 
+SELECTION_TESTS = (AttributeTest("a", "rel", "author"), AttributeTest(None, "data-ptime"),
+                   AttributeTest("time", "pubdate"), AttributeTest(None, "href", "x"))
+
+
 def _assert_same_rows(root) -> None:
-    """The attribute reads: the cleaning's rows, and the class/id/itemprop values of named_attributes."""
+    """The attribute reads: the cleaning's rows, the class/id/itemprop values and selections of
+    named_attributes."""
     assert fastwalk.compiled.cleaning_attributes(root) == _cleaning_attributes_in_python(root)
     assert fastwalk.compiled.attribute_values(root, _NAMES) == [_VALUES[name](root) for name in _NAMES]
+    words = ("date", "a", "e", "x", "新")
+    chosen = {name: words_in_values(root, name, words) for name in _NAMES}
+    for tests in ((), SELECTION_TESTS):
+        names = tuple(name for name in _NAMES if chosen[name])
+        expected = [value.getparent() for value in
+                    _selected_attributes(root, chosen, names, "|".join(test.xpath for test in tests))]
+        assert fastwalk.compiled.select_attributes(root, {name: chosen[name] for name in names}, tests) == expected
 
 
 def _assert_same_text(nodes) -> None:

@@ -1,6 +1,6 @@
 """Class/id/itemprop values read once per tree; chosen attributes returned in document order."""
 from newscrawl.extract.dom import parse_html
-from newscrawl.extract.named_attributes import select_attributes, words_in_values
+from newscrawl.extract.named_attributes import AttributeTest, select_attributes, words_in_values
 
 
 def tree(body: str):
@@ -19,23 +19,25 @@ def test_words_found_in_values_case_sensitively():
 def test_selection_in_document_order_by_position_and_by_membership():
     few = tree('<p id="x">1</p><span class="date">2</span><i itemprop="author">3</i>')
     chosen = {"class": {"date"}, "id": {"x"}, "itemprop": ("author",)}
-    assert [v.getparent().text for v in select_attributes(few, chosen)] == ["1", "2", "3"]
+    assert [element.text for element in select_attributes(few, chosen)] == ["1", "2", "3"]
     many = tree("".join(f'<p class="{"date" if i % 2 else "other"}" id="n{i}">{i}</p>' for i in range(10)))
-    values = select_attributes(many, {"class": {"date"}, "id": {"n2", "n4"}})
-    assert [(v.attrname, v.getparent().text) for v in values] == [
-        ("class", "1"), ("id", "2"), ("class", "3"), ("id", "4"), ("class", "5"), ("class", "7"),
-        ("class", "9")]
+    elements = select_attributes(many, {"class": {"date"}, "id": {"n2", "n4", "n5"}})
+    # one per attribute: "5" holds two chosen ones
+    assert [element.text for element in elements] == ["1", "2", "3", "4", "5", "5", "7", "9"]
 
 
-def test_extra_xpath_joins_the_selection():
-    root = tree('<a rel="author" href="/a">Ann</a><span class="byline">By Bob</span>')
-    values = select_attributes(root, {"class": {"byline"}}, "descendant::a/@rel")
-    assert [v.getparent().text for v in values] == ["Ann", "By Bob"]
+def test_attribute_tests_join_the_selection():
+    root = tree('<a rel="author" href="/a">Ann</a><span class="byline">By Bob</span><b rel="author">no</b>'
+                '<a rel="nofollow author-x">Cy</a><a rel="me\tauthor">tab</a><time pubdate>t</time>')
+    elements = select_attributes(root, {"class": {"byline"}}, (AttributeTest("a", "rel", "author"),))
+    assert [element.text for element in elements] == ["Ann", "By Bob"]   # a token between spaces only
+    present = select_attributes(root, {}, (AttributeTest("time", "pubdate"), AttributeTest(None, "rel")))
+    assert [element.text for element in present] == ["Ann", "no", "Cy", "tab", "t"]
     assert select_attributes(root, {"class": set()}) == []
 
 
 def test_values_holding_the_separator_characters_still_match_whole_values():
     odd = "".join(f'<p class="x{chr(0xE000 + i)} date">{i}</p>' for i in range(4))
     root = tree(odd + "".join(f'<p class="date">{i}</p>' for i in range(4, 9)))
-    values = select_attributes(root, {"class": {"date"}})
-    assert [v.getparent().text for v in values] == ["4", "5", "6", "7", "8"]
+    elements = select_attributes(root, {"class": {"date"}})
+    assert [element.text for element in elements] == ["4", "5", "6", "7", "8"]

@@ -866,3 +866,51 @@ def count_nodes(cetree._Element root, Py_ssize_t limit):
         if node == top:
             return count
         node = node.next
+
+
+def select_attributes(cetree._Element root, dict chosen, tuple tests):
+    """The elements of named_attributes.select_attributes: one per attribute (no namespace) of
+    ``root``'s descendants whose value is one of ``chosen[name]``, or that passes one of
+    ``tests`` ((tag or None, name, token or None): present; with a token, holding it between
+    spaces), in document order, an element's attributes in their order.
+
+    None where ``_walk`` gives none (the XPath then selects).
+    """
+    cdef _Walk walk = _walk(root._c_node)
+    if walk is None:
+        return None
+    cdef Py_ssize_t i, k, chosen_count = len(chosen), test_count = len(tests)
+    cdef tree.xmlNode* node
+    cdef tree.xmlAttr* attribute
+    cdef bint matched
+    cdef object document = root._doc
+    chosen_names = [name.encode("utf-8") for name in chosen]
+    chosen_values = list(chosen.values())
+    test_tags = [None if tag is None else tag.encode("utf-8") for tag, _name, _token in tests]
+    test_names = [name.encode("utf-8") for _tag, name, _token in tests]
+    test_tokens = [None if token is None else f" {token} " for _tag, _name, token in tests]
+    selected = []
+    for i in range(1, walk.size):
+        node = walk.nodes[i]
+        attribute = node.properties
+        while attribute != NULL:
+            if attribute.ns == NULL:
+                matched = False
+                for k in range(chosen_count):
+                    if strcmp(<const char*> attribute.name, <const char*> (<bytes> chosen_names[k])) == 0:
+                        matched = _value(node, attribute) in chosen_values[k]
+                        break
+                if not matched:
+                    for k in range(test_count):
+                        if strcmp(<const char*> attribute.name, <const char*> (<bytes> test_names[k])) != 0:
+                            continue
+                        if test_tags[k] is not None and \
+                                strcmp(<const char*> node.name, <const char*> (<bytes> test_tags[k])) != 0:
+                            continue
+                        matched = test_tokens[k] is None or test_tokens[k] in f" {_value(node, attribute)} "
+                        if matched:
+                            break
+                if matched:
+                    selected.append(cetree.elementFactory(document, node))
+            attribute = attribute.next
+    return selected

@@ -9,7 +9,7 @@ import re
 import lxml.html
 
 from .metadata import PageMeta
-from .named_attributes import select_attributes, words_in_values
+from .named_attributes import AttributeTest, select_attributes, words_in_values
 from .options import DEFAULT_OPTIONS, ExtractOptions
 from .title import find_byline_anchor, iter_following_texts, normalize_title, site_names_of
 
@@ -33,7 +33,7 @@ _NAME_SPLIT_RE = re.compile(r"\s*(?:,|，|、|/|;|；|\band\b|&|\by\b|\be\b|\bet
 _URL_RE = re.compile(r"^(?:https?:)?//|^www\.|\.(?:com|cn|net|org)\b", re.I)
 # rel=author links (the attribute axis is the cheap way to test every element in XPath),
 # itemprop=author elements ...
-_AUTHOR_REL_XPATH = "descendant::a/@rel[contains(concat(' ', ., ' '), ' author ')]"
+_AUTHOR_REL = (AttributeTest("a", "rel", "author"),)
 _AUTHOR_ITEMPROPS = ("author",)
 # ... and class "author" / "author-name" / "byline__name" boxes.
 _AUTHOR_CLASS_TOKEN = "author"
@@ -95,8 +95,7 @@ def _from_elements(root: lxml.html.HtmlElement) -> list[str]:
     classes = {value for value in words_in_values(root, "class", (_AUTHOR_CLASS_TOKEN,) + _AUTHOR_CLASS_WORDS)
                if token in f" {value} " or any(word in value for word in _AUTHOR_CLASS_WORDS)}
     chosen = {"class": classes, "itemprop": _AUTHOR_ITEMPROPS}
-    for value in select_attributes(root, chosen, _AUTHOR_REL_XPATH)[:_MAX_AUTHORS]:
-        element = value.getparent()
+    for element in select_attributes(root, chosen, _AUTHOR_REL)[:_MAX_AUTHORS]:
         if element.tag == "meta":
             continue
         text = " ".join(element.text_content().split())

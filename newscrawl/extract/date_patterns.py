@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from .named_attributes import AttributeTest
+
 # JSON-LD keys holding the publish date, best first.
 JSONLD_PUBLISHED_KEYS = ("datePublished", "dateCreated", "uploadDate", "pubDate")
 # JSON-LD keys of a later edit: used only when nothing names the publish date.
@@ -68,22 +70,22 @@ TOOLTIP_DATE_KEY = "title"
 ATTRIBUTE_DATE_KEYS = MACHINE_DATE_KEYS + (TOOLTIP_DATE_KEY,)
 
 # Attributes marking the publish date explicitly (163 "data-ptime", HTML5 <time pubdate>);
-# their elements hold the date. The attribute axis is used because testing attributes of
-# every element in XPath is several times slower.
-MARKED_DATE_XPATH = "descendant::*/@data-ptime|descendant::*/@data-publishtime|descendant::*/@data-pubtime"
-# The <time pubdate> branch, added to the selection only on pages with such a <time>: the page's
-# <time> elements are known without a walk (metadata.tagged_elements), and each branch is a
-# walk of the whole tree (~0.05 ms a page of ../shared/eval, 2026-11-22).
-PUBDATE_TIME_XPATH = "descendant::time/@pubdate"
-# The names of MARKED_DATE_XPATH's attributes from their "-p", in any case (as libxml2 reads
+# their elements hold the date (selected with named_attributes.select_attributes).
+MARKED_DATE_ATTRIBUTES = tuple(AttributeTest(None, name)
+                               for name in ("data-ptime", "data-publishtime", "data-pubtime"))
+# The <time pubdate> test, added to the selection only on pages with such a <time>: the page's
+# <time> elements are known without a walk (metadata.tagged_elements), and each XPath branch
+# is a walk of the whole tree (~0.05 ms a page of ../shared/eval, 2026-11-22).
+PUBDATE_TIME_ATTRIBUTES = (AttributeTest("time", "pubdate"),)
+# The names of MARKED_DATE_ATTRIBUTES's attributes from their "-p", in any case (as libxml2 reads
 # names): a page whose text holds no match after "data" has none of them, and the XPath
 # (three walks of the tree, 0.12 ms a page of ../shared/eval, 2026-11-23) is not run. Its
 # literal "-" lets the regex skip to each hyphen (0.05 ms a page).
 MARKED_DATE_NAME_END_RE = re.compile(r"-p(?:time|ublishtime|ubtime)", re.I)
 MARKED_DATE_NAME_START = "data"
-# schema.org itemprop values marking the publish date, beside MARKED_DATE_XPATH.
+# schema.org itemprop values marking the publish date, beside MARKED_DATE_ATTRIBUTES.
 MARKED_DATE_ITEMPROPS = ("datePublished", "dateCreated")
-# The class token marking the publish date (hAtom "published"), beside MARKED_DATE_XPATH.
+# The class token marking the publish date (hAtom "published"), beside MARKED_DATE_ATTRIBUTES.
 PUBLISHED_CLASS_TOKEN = "published"
 # Words (case-sensitive) of class and id values naming a date or byline box; the values
 # holding one are checked again with DATE_CLASS_RE.

@@ -568,11 +568,11 @@ def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str
                if token in f" {value} "}
     chosen = {"class": classes, "itemprop": dp.MARKED_DATE_ITEMPROPS}
     times = tagged_elements(root, "time")
-    branches = [dp.MARKED_DATE_XPATH] if _may_hold_marked_date_names(root) else []
+    tests = dp.MARKED_DATE_ATTRIBUTES if _may_hold_marked_date_names(root) else ()
     if any(element.get("pubdate") is not None for element in times):
-        branches.append(dp.PUBDATE_TIME_XPATH)
-    for value in select_attributes(root, chosen, "|".join(branches)):
-        yield _element_date(value.getparent(), lang)
+        tests += dp.PUBDATE_TIME_ATTRIBUTES
+    for element in select_attributes(root, chosen, tests):
+        yield _element_date(element, lang)
     headline = find_byline_anchor(root, page, options)
     for count, element in enumerate(times):
         if count >= 10:
@@ -582,7 +582,7 @@ def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str
 
 
 def _may_hold_marked_date_names(root: lxml.html.HtmlElement) -> bool:
-    """False when the page's source shows that no element has an attribute of MARKED_DATE_XPATH."""
+    """False when the page's source shows that no element has an attribute of MARKED_DATE_ATTRIBUTES."""
     source = parsed_source(root)
     if source is None:
         return True
@@ -853,8 +853,7 @@ def _from_date_classes(root: lxml.html.HtmlElement, page: PageMeta, lang: str | 
     chosen = {"class": _date_box_names(words_in_values(root, "class", dp.DATE_CLASS_WORDS)),
               "id": _date_box_names(words_in_values(root, "id", dp.DATE_ID_WORDS))}
     seen = 0
-    for value in select_attributes(root, chosen):
-        element = value.getparent()
+    for element in select_attributes(root, chosen):
         seen += 1
         if seen > options.date_max_class_elements:
             return

@@ -15,7 +15,7 @@ import bisect
 import weakref
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Collection, Iterable
+from typing import Collection, Iterable, NamedTuple
 
 import lxml.etree
 import lxml.html
@@ -80,14 +80,38 @@ def words_in_values(root: lxml.html.HtmlElement, name: str, words: Iterable[str]
     return found
 
 
-def select_attributes(root: lxml.html.HtmlElement, chosen: dict[str, Collection[str]],
-                      extra: str = "") -> list:
-    """Attributes whose value is one of ``chosen[name]``, plus those of XPath ``extra``.
+class AttributeTest(NamedTuple):
+    """Attributes selected beside the chosen values: ``name`` on elements named ``tag`` (any
+    element when None), present, or with ``token`` holding that word between spaces (as the
+    XPath ``contains(concat(' ', ., ' '), ' token ')``)."""
+    tag: str | None
+    name: str
+    token: str | None = None
 
-    In document order, as lxml smart strings: ``.getparent()`` is the element and
-    ``.attrname`` the attribute's name.
+    @property
+    def xpath(self) -> str:
+        step = f"descendant::{self.tag or '*'}/@{self.name}"
+        return step + (f"[contains(concat(' ', ., ' '), ' {self.token} ')]" if self.token else "")
+
+
+def select_attributes(root: lxml.html.HtmlElement, chosen: dict[str, Collection[str]],
+                      extra: tuple[AttributeTest, ...] = ()) -> list:
+    """The elements holding an attribute whose value is one of ``chosen[name]``, or passing a test
+    of ``extra``: one per such attribute, in document order (an element's attributes in their
+    order). Read in one C walk when the compiled walks are built, else with XPath.
     """
     names = tuple(name for name in _NAMES if chosen.get(name))
+    if compiled is not None:
+        selected = compiled.select_attributes(root, {name: chosen[name] for name in names}, tuple(extra))
+        if selected is not None:
+            return selected
+    return [value.getparent() for value in _selected_attributes(root, chosen, names,
+                                                                  "|".join(test.xpath for test in extra))]
+
+
+def _selected_attributes(root: lxml.html.HtmlElement, chosen: dict[str, Collection[str]],
+                         names: tuple[str, ...], extra: str) -> list:
+    """The selected attributes as lxml smart strings, with XPath (the reference for the C walk)."""
     if not names:
         return _compiled((), extra, "")(root) if extra else []
     positions = [(name, position) for name in names for value in chosen[name]

@@ -103,8 +103,7 @@ def find_headline_element(root: lxml.html.HtmlElement, page: PageMeta,
     named = []
     chosen = {"class": words_in_values(root, "class", _TITLE_CLASS_WORDS),
               "id": words_in_values(root, "id", _TITLE_ID_WORDS), "itemprop": _TITLE_ITEMPROPS}
-    for value in select_attributes(root, chosen)[: options.title_max_candidates]:
-        element = value.getparent()
+    for element in select_attributes(root, chosen)[: options.title_max_candidates]:
         if element.tag not in ("html", "body", "title", "meta") and not _in_link_list(element):
             named.append(element)
     found = _first_matching(named, keys, site_keys, options)
