@@ -49,7 +49,8 @@ SELECTION_TESTS = (AttributeTest("a", "rel", "author"), AttributeTest(None, "dat
 def _assert_same_rows(root) -> None:
     """The attribute reads: the cleaning's rows, the class/id/itemprop values and selections of
     named_attributes."""
-    assert fastwalk.compiled.cleaning_attributes(root) == _cleaning_attributes_in_python(root)
+    values, rows = fastwalk.compiled.cleaning_attributes(root)
+    assert (values, [rows.element(k) for k in range(len(values))]) == _cleaning_attributes_in_python(root)
     assert fastwalk.compiled.attribute_values(root, _NAMES) == [_VALUES[name](root) for name in _NAMES]
     words = ("date", "a", "e", "x", "新")
     chosen = {name: words_in_values(root, name, words) for name in _NAMES}
@@ -188,12 +189,12 @@ def test_cleaning_rows_hold_the_values_clean_tree_judges():
     root = lxml.html.document_fromstring(
         '<html><body><div class="share" id="bar" style="display:none">x</div><p>plain</p>'
         '<span hidden aria-hidden="true" itemprop="articleBody">y</span></body></html>')
-    rows = fastwalk.compiled.cleaning_attributes(root)
-    assert [row[1:] for row in rows] == [
+    values, rows = fastwalk.compiled.cleaning_attributes(root)
+    assert values == [
         ("div", "share", "bar", "display:none", False, None, None),
         ("span", None, None, None, True, "true", "articleBody"),
     ]
-    assert rows[0][0] is root.find(".//div")
+    assert rows.element(0) is root.find(".//div") and rows.element(1) is root.find(".//span")
 
 
 @settings(max_examples=500, deadline=None)

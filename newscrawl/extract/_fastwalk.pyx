@@ -316,28 +316,50 @@ cdef inline int _judged_attribute(const char* name) noexcept nogil:
     return -1
 
 
+cdef class _Rows:
+    """The elements of cleaning_attributes' rows, made into proxies only when asked for.
+
+    Holds node pointers: use it before the tree changes (dom._classify_named_elements does).
+    """
+    cdef _Walk walk
+    cdef Py_ssize_t* indexes      # the walk index of each row's element
+    cdef object document
+
+    def __dealloc__(self):
+        free(self.indexes)
+
+    def element(self, Py_ssize_t row):
+        return cetree.elementFactory(self.document, self.walk.nodes[self.indexes[row]])
+
+
 def cleaning_attributes(cetree._Element root):
     """The attributes dom.clean_tree judges elements by, for each element that has one.
 
-    Rows (element, tag, class, id, style, hidden?, aria-hidden, itemprop) in document order,
-    for the elements with a class, id, style, hidden, aria-hidden or itemprop attribute (no
-    namespace, as ``keys()`` names them); a value is None when absent (the first attribute of
-    a name counts, as for ``get``), ``hidden?`` a bool. One pass over each element's
-    attributes; tag names are made once per page (libxml2 keeps one copy of each name).
-    None where ``_walk`` gives none (the Python walk then reads them).
+    Returns (values, rows): ``values`` a list of (tag, class, id, style, hidden?, aria-hidden,
+    itemprop) in document order, for the elements with a class, id, style, hidden, aria-hidden
+    or itemprop attribute (no namespace, as ``keys()`` names them); a value is None when absent
+    (the first attribute of a name counts, as for ``get``), ``hidden?`` a bool. ``rows.element(k)``
+    is the element of ``values[k]``. One pass over each element's attributes; tag names are made
+    once per page (libxml2 keeps one copy of each name). None where ``_walk`` gives none (the
+    Python walk then reads them).
     """
     cdef _Walk walk = _walk(root._c_node)
     if walk is None:
         return None
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, count = 0
     cdef int place
     cdef tree.xmlNode* node
     cdef tree.xmlAttr* attribute
     cdef tree.xmlAttr* found[_JUDGED]
     cdef bint wanted, hidden
-    cdef object document = root._doc
     cdef dict tags = {}
-    rows = []
+    cdef _Rows rows = _Rows()
+    rows.walk = walk
+    rows.document = root._doc
+    rows.indexes = <Py_ssize_t*> malloc(max(walk.size, 1) * sizeof(Py_ssize_t))
+    if rows.indexes == NULL:
+        raise MemoryError()
+    values = []
     for i in range(walk.size):
         node = walk.nodes[i]
         attribute = node.properties
@@ -359,10 +381,11 @@ def cleaning_attributes(cetree._Element root):
         tag = tags.get(key)
         if tag is None:
             tag = tags[key] = (<bytes> node.name).decode("utf-8")
-        rows.append((cetree.elementFactory(document, node), tag,
-                     _value(node, found[_CLASS]), _value(node, found[_ID]), _value(node, found[_STYLE]),
-                     hidden, _value(node, found[_ARIA_HIDDEN]), _value(node, found[_ITEMPROP])))
-    return rows
+        values.append((tag, _value(node, found[_CLASS]), _value(node, found[_ID]), _value(node, found[_STYLE]),
+                       hidden, _value(node, found[_ARIA_HIDDEN]), _value(node, found[_ITEMPROP])))
+        rows.indexes[count] = i
+        count += 1
+    return values, rows
 
 
 cdef inline object _value(tree.xmlNode* node, tree.xmlAttr* attribute):

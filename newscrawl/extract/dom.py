@@ -241,54 +241,87 @@ def _classify_named_elements(root: lxml.html.HtmlElement, options: ExtractOption
     """(hidden elements, elements named like boilerplate, elements with the marker itemprop), in document order.
 
     The elements holding one of the judged attributes come with their values from one walk, in C
-    when it is built (fastwalk.py). A hidden element is not tested for its name. Twice as fast as
-    the XPath ``//*[@class or @id or ...]``, where libxml2 builds a node set per attribute test.
+    when it is built (fastwalk.py), which makes proxies only for the elements that are kept
+    here. Elements with the same values get the same verdict, found once a page (pages repeat
+    their classes). Twice as fast as the XPath ``//*[@class or @id or ...]``, where libxml2
+    builds a node set per attribute test.
     """
-    rows = compiled.cleaning_attributes(root) if compiled is not None else None
-    if rows is None:
-        rows = _cleaning_attributes_in_python(root)
+    found = compiled.cleaning_attributes(root) if compiled is not None else None
+    if found is not None:
+        values, rows = found
+        element_of = rows.element
+    else:
+        values, elements = _cleaning_attributes_in_python(root)
+        element_of = elements.__getitem__
     hidden, named, markers = [], [], []
     check_names = options.remove_unlikely
-    for element, tag, classes, ident, style, has_hidden, aria_hidden, itemprop in rows:
-        if itemprop == ARTICLE_MARKER_ITEMPROP:
-            markers.append(element)
-        if has_hidden or aria_hidden == "true" or (style and HIDDEN_STYLE_RE.search(style) is not None):
-            hidden.append(element)
-            continue
-        if ident:
-            classes = classes or ""
-            if has_hidden_class(classes):
+    verdicts: dict[tuple, int] = {}
+    for index, row in enumerate(values):
+        verdict = verdicts.get(row)
+        if verdict is None:
+            verdict = verdicts[row] = _cleaning_verdict(*row, check_names)
+        if verdict:
+            element = element_of(index)
+            if verdict & _MARKER:
+                markers.append(element)
+            if verdict & _HIDDEN:
                 hidden.append(element)
-            elif check_names and tag not in _NEVER_UNLIKELY_TAGS and is_unlikely_name(f"{classes} {ident}"):
+            elif verdict & _NAMED:
                 named.append(element)
-            continue
-        verdict = _class_verdict(classes or "")
-        if verdict == _HIDING_CLASS:
-            hidden.append(element)
-        elif verdict == _UNLIKELY_CLASS and check_names and tag not in _NEVER_UNLIKELY_TAGS:
-            named.append(element)
     return hidden, named, markers
 
 
-def _cleaning_attributes_in_python(root: lxml.html.HtmlElement) -> list[tuple]:
-    """The rows of ``_fastwalk.cleaning_attributes``, walking the proxies (the reference).
+# What _cleaning_verdict says of an element (bits).
+_MARKER, _HIDDEN, _NAMED = 1, 2, 4
 
-    (element, tag, class, id, style, has a hidden attribute, aria-hidden, itemprop) of each
-    element holding one of those attributes, in document order. One read of each element's
-    attribute names (``keys()``), then only the values of those with a judged attribute
-    (``items()`` would build every value, long links too). An element whose only attribute is
-    a class (58% of those over ../shared/eval) needs no other read.
+
+def _cleaning_verdict(tag: str, classes: str | None, ident: str | None, style: str | None, has_hidden: bool,
+                      aria_hidden: str | None, itemprop: str | None, check_names: bool) -> int:
+    """Does the element carry the article marker, is it hidden, is it named like boilerplate?
+
+    A hidden element is not tested for its name.
     """
-    rows = []
+    verdict = _MARKER if itemprop == ARTICLE_MARKER_ITEMPROP else 0
+    if has_hidden or aria_hidden == "true" or (style and HIDDEN_STYLE_RE.search(style) is not None):
+        return verdict | _HIDDEN
+    if ident:
+        classes = classes or ""
+        if has_hidden_class(classes):
+            return verdict | _HIDDEN
+        if check_names and tag not in _NEVER_UNLIKELY_TAGS and is_unlikely_name(f"{classes} {ident}"):
+            return verdict | _NAMED
+        return verdict
+    class_verdict = _class_verdict(classes or "")
+    if class_verdict == _HIDING_CLASS:
+        return verdict | _HIDDEN
+    if class_verdict == _UNLIKELY_CLASS and check_names and tag not in _NEVER_UNLIKELY_TAGS:
+        return verdict | _NAMED
+    return verdict
+
+
+def _cleaning_attributes_in_python(root: lxml.html.HtmlElement) -> tuple[list[tuple], list]:
+    """The values of ``_fastwalk.cleaning_attributes``, and their elements, walking the proxies
+    (the reference).
+
+    (tag, class, id, style, has a hidden attribute, aria-hidden, itemprop) of each element
+    holding one of those attributes, in document order. One read of each element's attribute
+    names (``keys()``), then only the values of those with a judged attribute (``items()``
+    would build every value, long links too). An element whose only attribute is a class
+    (58% of those over ../shared/eval) needs no other read.
+    """
+    values, elements = [], []
     for element in root.iter(lxml.etree.Element):
         keys = element.keys()
         if keys == _CLASS_ONLY:
-            rows.append((element, element.tag, element.get("class"), None, None, False, None, None))
+            values.append((element.tag, element.get("class"), None, None, False, None, None))
         elif not _CLEANING_ATTRIBUTES.isdisjoint(keys):
             get = element.get
-            rows.append((element, element.tag, get("class"), get("id"), get("style"), "hidden" in keys,
-                         get("aria-hidden"), get("itemprop")))
-    return rows
+            values.append((element.tag, get("class"), get("id"), get("style"), "hidden" in keys,
+                           get("aria-hidden"), get("itemprop")))
+        else:
+            continue
+        elements.append(element)
+    return values, elements
 
 
 # What the class of an element without an id says (_class_verdict).
