@@ -5,6 +5,7 @@ there a missing build is a failure, not a skip).
 """
 from __future__ import annotations
 
+import copy
 import os
 import pathlib
 
@@ -20,8 +21,9 @@ from newscrawl.extract.density import DensityTable
 from newscrawl.extract.named_attributes import _NAMES, _VALUES, AttributeTest, _selected_attributes, words_in_values
 from newscrawl.extract.dom import _CONTROL_CHARS_RE, _cleaning_attributes_in_python, clean_tree, parse_html
 from newscrawl.extract.options import DEFAULT_OPTIONS
-from newscrawl.extract.output import _render_text_in_python
-from newscrawl.extract.patterns import BLOCK_LEVEL_TAGS
+from newscrawl.extract import output
+from newscrawl.extract.output import _is_empty_block, _render_plan_in_python, _render_text_in_python
+from newscrawl.extract.patterns import BLOCK_LEVEL_TAGS, KEPT_HTML_TAGS
 
 from test_extract_fuzz import documents
 
@@ -86,6 +88,24 @@ def _assert_same_runs(root) -> None:
                 page_texts._link_free_runs_in_python(body, max_chars, _foreign_test(DEFAULT_OPTIONS))
 
 
+def _assert_same_html(root) -> None:
+    """render_html's plan and empty blocks, and its whole output, with and without the compiled walks."""
+    body = root.find("body")
+    if body is None:
+        return
+    wrapper = lxml.html.fragment_fromstring("<div></div>")
+    wrapper.extend(copy.deepcopy(child) for child in body)
+    assert fastwalk.compiled.render_plan(wrapper, BLOCK_LEVEL_TAGS, KEPT_HTML_TAGS) == _render_plan_in_python(wrapper)
+    assert fastwalk.compiled.empty_blocks(wrapper) == \
+        [element for element in wrapper.iter("p", "li", "figure", "figcaption") if _is_empty_block(element)]
+    html = output.render_html([body], "http://127.0.0.1/a/")
+    try:
+        output.compiled = None
+        assert output.render_html([body], "http://127.0.0.1/a/") == html
+    finally:
+        output.compiled = fastwalk.compiled
+
+
 def _page_sources() -> list[pathlib.Path]:
     return sorted(PAGES.glob("*/source.html"))
 
@@ -103,6 +123,7 @@ def test_density_counts_match_on_the_test_pages(path):
     clean_tree(root, DEFAULT_OPTIONS)
     _assert_same_tables(root)          # the cleaned tree the extractor scores
     _assert_same_texts(root)
+    _assert_same_html(root)
 
 
 @pytest.mark.parametrize("html", [
@@ -171,6 +192,7 @@ def test_density_counts_match_on_generated_documents(html):
     clean_tree(root, DEFAULT_OPTIONS)
     _assert_same_tables(root)
     _assert_same_texts(root)
+    _assert_same_html(root)
 
 
 @pytest.mark.parametrize("html", [
@@ -217,6 +239,16 @@ def test_control_character_scan_matches_the_regex(text):
 def test_render_text_matches_on_text_edge_cases(html):
     root = lxml.html.document_fromstring(f"<html><body>{html}</body></html>")
     _assert_same_texts(root)
+
+
+@pytest.mark.parametrize("html", [
+    "<h1 class='t'>Title</h1><div>only <b>inline</b><br>text</div><div><p>block</p></div><section> </section>",
+    "<p> </p><p>\u00a0\u3000</p><li><span> </span></li><figure><img src='/i.png'></figure><figcaption></figcaption>",
+    "<p><a href='javascript:x'>j</a><a href='/rel' onclick='x' style='c'>r</a><img data-src='/lazy.png'></p>",
+    "<div class='x'></div><span>s</span><font color=red>f</font><center>c<p>p</p></center>",
+])
+def test_render_html_matches_on_edge_cases(html):
+    _assert_same_html(lxml.html.document_fromstring(f"<html><body>{html}</body></html>"))
 
 
 def test_render_text_leaves_trees_with_comments_to_the_python_walk():

@@ -937,3 +937,125 @@ def select_attributes(cetree._Element root, dict chosen, tuple tests):
                     selected.append(cetree.elementFactory(document, node))
             attribute = attribute.next
     return selected
+
+
+cdef bint _blank_run(tree.xmlNode* node, bint whole_run) noexcept nogil:
+    """Is the text from ``node`` empty or only whitespace (Python's ``str.strip``)? The run of
+    text nodes from ``node`` (``.text``/``.tail``) with ``whole_run``, else ``node`` alone."""
+    cdef const unsigned char* s
+    cdef unsigned int c
+    cdef int length
+    while node != NULL and _is_text(node):
+        s = <const unsigned char*> node.content
+        if s != NULL:
+            while s[0]:
+                c = _decode(s, &length)
+                if not _is_space(c):
+                    return False
+                s += length
+        node = node.next if whole_run else NULL
+    return True
+
+
+cdef str _tag_of(dict tags, tree.xmlNode* node):
+    key = <size_t> node.name
+    tag = tags.get(key)
+    if tag is None:
+        tag = tags[key] = (<bytes> node.name).decode("utf-8")
+    return tag
+
+
+cdef bint _holds_only_inline(tree.xmlNode* node, dict tags, block_tags) except -1:
+    """output._holds_only_inline: some text or a child, and no block-level child but <br>."""
+    cdef tree.xmlNode* child = node.children
+    cdef bint has_child = False
+    while child != NULL:
+        if cetree._isElement(child):
+            has_child = True
+            if child.type == tree.XML_ELEMENT_NODE:
+                tag = _tag_of(tags, child)
+                if tag in block_tags and tag != "br":
+                    return False
+        child = child.next
+    return has_child or not _blank_run(node.children, True)
+
+
+def render_plan(cetree._Element wrapper, block_tags, kept_tags):
+    """The elements output.render_html's tag and attribute pass changes, in document order.
+
+    (element, tag, new tag or None) for each element of ``wrapper``'s tree that has attributes,
+    is renamed (<h1> to <h2>; a block-level tag not kept, holding only inline content, to <p>)
+    or is not kept; ``wrapper`` itself is never renamed or dropped. Decided on the tags as they
+    are, as the Python pass does (it renames an element after its ancestors, before its
+    children). None where ``_walk`` gives none.
+    """
+    cdef _Walk walk = _walk(wrapper._c_node)
+    if walk is None:
+        return None
+    cdef Py_ssize_t i
+    cdef tree.xmlNode* node
+    cdef tree.xmlNode* top = wrapper._c_node
+    cdef dict tags = {}
+    cdef object document = wrapper._doc
+    plan = []
+    for i in range(walk.size):
+        node = walk.nodes[i]
+        tag = _tag_of(tags, node)
+        renamed = None
+        if tag == "h1":
+            renamed = "h2"
+        elif node != top and tag in block_tags and tag not in kept_tags and \
+                _holds_only_inline(node, tags, block_tags):
+            renamed = "p"
+        if renamed is not None or node.properties != NULL or (node != top and tag not in kept_tags):
+            plan.append((cetree.elementFactory(document, node), tag, renamed))
+    return plan
+
+
+cdef bint _is_empty_block(tree.xmlNode* top) noexcept nogil:
+    """output._is_empty_block: no text but whitespace, and no <img>, inside."""
+    cdef tree.xmlNode* node = top.children
+    cdef bint has_child = False
+    if not _blank_run(node, True):
+        return False
+    while node != NULL:
+        if cetree._isElement(node):
+            has_child = True
+            break
+        node = node.next
+    if not has_child:
+        return True
+    node = top
+    while True:
+        if node.type == tree.XML_ELEMENT_NODE and node != top and _named(node, "img"):
+            return False
+        if (node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE) and \
+                not _blank_run(node, False):
+            return False
+        if node.type == tree.XML_ELEMENT_NODE and node.children != NULL:
+            node = node.children
+            continue
+        while node != top and node.next == NULL:
+            node = node.parent
+        if node == top:
+            return True
+        node = node.next
+
+
+def empty_blocks(cetree._Element wrapper):
+    """The <p>, <li>, <figure> and <figcaption> elements of ``wrapper``'s tree that hold no text
+    but whitespace and no image (output._is_empty_block), in document order. None where
+    ``_walk`` gives none."""
+    cdef _Walk walk = _walk(wrapper._c_node)
+    if walk is None:
+        return None
+    cdef Py_ssize_t i
+    cdef tree.xmlNode* node
+    cdef object document = wrapper._doc
+    empty = []
+    for i in range(walk.size):
+        node = walk.nodes[i]
+        if (_named(node, "p") or _named(node, "li") or _named(node, "figure") or _named(node, "figcaption")) \
+                and _is_empty_block(node):
+            empty.append(cetree.elementFactory(document, node))
+    return empty

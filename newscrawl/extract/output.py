@@ -151,23 +151,44 @@ def render_html(nodes: list, base_url: str | None = None, *, keep_nodes: bool = 
             wrapper.append(node)
     for child in wrapper:
         child.tail = None
+    plan = compiled.render_plan(wrapper, BLOCK_LEVEL_TAGS, KEPT_HTML_TAGS) if compiled is not None else None
+    if plan is None:
+        plan = _render_plan_in_python(wrapper)
     unwanted = set()
-    for element in wrapper.iter(lxml.etree.Element):
-        tag = element.tag   # each read of .tag builds a new str: read once, track renames
-        if tag == "h1":
-            tag = element.tag = "h2"
-        elif tag in BLOCK_LEVEL_TAGS and tag not in KEPT_HTML_TAGS and element is not wrapper:
-            if _holds_only_inline(element):
-                tag = element.tag = "p"   # a text block written as <div>: keep it a paragraph
+    for element, tag, renamed in plan:
+        if renamed is not None:
+            tag = element.tag = renamed
         if tag not in KEPT_HTML_TAGS and element is not wrapper:
             unwanted.add(tag)
         _clean_attributes(element, tag, base_url)
     if unwanted:
         lxml.etree.strip_tags(wrapper, *unwanted)
-    for element in list(wrapper.iter("p", "li", "figure", "figcaption")):
-        if _is_empty_block(element):
-            element.drop_tree()
+    empty = compiled.empty_blocks(wrapper) if compiled is not None else None
+    if empty is None:
+        empty = [element for element in wrapper.iter("p", "li", "figure", "figcaption") if _is_empty_block(element)]
+    for element in empty:   # an empty block stays empty when another one goes: found before any goes
+        element.drop_tree()
     return lxml.html.tostring(wrapper, encoding="unicode", method="html")
+
+
+def _render_plan_in_python(wrapper) -> list[tuple]:
+    """(element, tag, new tag or None) of the elements of ``wrapper``'s tree that render_html's pass
+    changes: renamed (<h1> to <h2>; a block-level tag not kept, holding only inline content, to
+    <p>, a text block written as <div>), not kept, or with attributes. The reference for
+    ``_fastwalk.render_plan``; decided on the tags as they are, which is what a pass renaming an
+    element after its ancestors and before its children sees."""
+    plan = []
+    for element in wrapper.iter(lxml.etree.Element):
+        tag = element.tag   # each read of .tag builds a new str: read once
+        renamed = None
+        if tag == "h1":
+            renamed = "h2"
+        elif tag in BLOCK_LEVEL_TAGS and tag not in KEPT_HTML_TAGS and element is not wrapper \
+                and _holds_only_inline(element):
+            renamed = "p"
+        if renamed is not None or element.attrib or (tag not in KEPT_HTML_TAGS and element is not wrapper):
+            plan.append((element, tag, renamed))
+    return plan
 
 
 def _is_empty_block(element) -> bool:
