@@ -17,13 +17,14 @@ from hypothesis import strategies as st
 
 from newscrawl.extract import fastwalk, page_texts
 from newscrawl.extract.dates import _foreign_test
-from newscrawl.extract.density import DensityTable
+from newscrawl.extract.content import _candidate_scores
+from newscrawl.extract.density import DensityTable, guarded_log
 from newscrawl.extract.named_attributes import _NAMES, _VALUES, AttributeTest, _selected_attributes, words_in_values
 from newscrawl.extract.dom import _CONTROL_CHARS_RE, _cleaning_attributes_in_python, clean_tree, parse_html
-from newscrawl.extract.options import DEFAULT_OPTIONS
+from newscrawl.extract.options import DEFAULT_OPTIONS, make_options
 from newscrawl.extract import output
 from newscrawl.extract.output import _is_empty_block, _render_plan_in_python, _render_text_in_python
-from newscrawl.extract.patterns import BLOCK_LEVEL_TAGS, KEPT_HTML_TAGS
+from newscrawl.extract.patterns import BLOCK_LEVEL_TAGS, CONTAINER_TAGS, KEPT_HTML_TAGS
 
 from test_extract_fuzz import documents
 
@@ -38,10 +39,17 @@ COLUMNS = ("elements", "tag_names", "text", "link_text", "tags", "link_tags", "p
 
 
 def _assert_same_tables(root) -> None:
+    """The counts, and the score pass's SD, candidates and scores, to the bit."""
     compiled, python = DensityTable(root), DensityTable(root, use_compiled=False)
     for column in COLUMNS:
         assert getattr(compiled, column) == getattr(python, column), column
     assert compiled.position == python.position
+    walked_in_c = fastwalk.compiled.density_counts(root, CONTAINER_TAGS) is not None
+    assert (compiled.compiled_counts is not None) == walked_in_c and python.compiled_counts is None
+    assert compiled.standard_deviation() == python.standard_deviation()
+    log_sd = guarded_log(python.standard_deviation())
+    for options in (DEFAULT_OPTIONS, make_options(mass_weight=0, min_candidate_chars=0, link_max_chars=3)):
+        assert _candidate_scores(compiled, log_sd, options) == _candidate_scores(python, log_sd, options)
 
 
 SELECTION_TESTS = (AttributeTest("a", "rel", "author"), AttributeTest(None, "data-ptime"),
@@ -155,7 +163,7 @@ def test_comment_removal_leaves_adjacent_text_nodes_counted_as_one_run():
 def test_namespaced_element_falls_back_to_the_python_walk():
     root = lxml.html.document_fromstring("<html><body><p>text</p></body></html>")
     lxml.etree.SubElement(root.find("body"), "{http://www.w3.org/2000/svg}svg").text = "drawing"
-    assert fastwalk.compiled.density_counts(root) is None
+    assert fastwalk.compiled.density_counts(root, CONTAINER_TAGS) is None
     table = DensityTable(root)
     assert "{http://www.w3.org/2000/svg}svg" in table.tag_names
     _assert_same_tables(root)
@@ -168,7 +176,7 @@ def test_a_tree_100000_deep_is_walked_without_recursion():
         chain.append(lxml.etree.SubElement(chain[-1], "div"))
         chain[-1].tail = "。"
     chain[-1].text = "deepest text, here."
-    counts = fastwalk.compiled.density_counts(root)
+    counts = fastwalk.compiled.density_counts(root, CONTAINER_TAGS)
     elements, text, marks = counts[0], counts[2], counts[6]
     assert len(elements) == 100_000 + 3
     assert text[0] == len("deepest text, here.") + 100_000   # the text and every added div's tail

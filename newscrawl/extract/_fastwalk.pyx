@@ -13,6 +13,7 @@ side by side). ``str.strip()`` is Python's: the Unicode whitespace of ``_is_spac
 """
 from libc.stdlib cimport calloc, free, malloc, realloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.math cimport M_E, log, log10, pow, sqrt
 from libc.string cimport strcmp, strlen
 
 cimport lxml.includes.etreepublic as cetree
@@ -224,11 +225,76 @@ cdef _Walk _walk(tree.xmlNode* top):
         free(open_stack)
 
 
-def density_counts(cetree._Element root):
+cdef class _Counts:
+    """The counts of density_counts kept in C, for the score pass (find_best_node)."""
+    cdef long* columns        # T, LT, TG, LTG, Sb, PNum, longest: seven columns of ``size``
+    cdef char* kinds          # per element: bit 1 a container tag, bit 2 <a>
+    cdef Py_ssize_t size
+
+    def __dealloc__(self):
+        free(self.columns)
+        free(self.kinds)
+
+    def standard_deviation(self):
+        """density.DensityTable.standard_deviation: the same float operations in the same order
+        (TD of each element as a true division, the sums in document order), so the same bits."""
+        cdef long* text = self.columns
+        cdef long* link_text = self.columns + self.size
+        cdef long* tags = self.columns + 2 * self.size
+        cdef long* link_tags = self.columns + 3 * self.size
+        cdef double total = 0.0, squares = 0.0, value, mean
+        cdef long denominator
+        cdef Py_ssize_t i
+        if self.size < 2:
+            return 0.0
+        for i in range(self.size):
+            denominator = tags[i] - link_tags[i]
+            value = <double> (text[i] - link_text[i]) / <double> (denominator if denominator > 1 else 1)
+            total += value
+            squares += value * value
+        mean = total / <double> self.size
+        return sqrt(max(squares / <double> self.size - mean * mean, 0.0))
+
+    def candidate_scores(self, Py_ssize_t minimum, Py_ssize_t link_max, double log_sd, double mass_weight):
+        """content._candidates and the score of each (density.DensityTable.score, times
+        log(T - LT) ** mass_weight when that is not 0): (indexes, scores), in document order."""
+        cdef long* text = self.columns
+        cdef long* link_text = self.columns + self.size
+        cdef long* tags = self.columns + 2 * self.size
+        cdef long* link_tags = self.columns + 3 * self.size
+        cdef long* marks = self.columns + 4 * self.size
+        cdef long* paragraphs = self.columns + 5 * self.size
+        cdef Py_ssize_t i, link_end = -1
+        cdef long plain, denominator
+        cdef double score, symbol_density
+        indexes, scores = [], []
+        for i in range(self.size):
+            if self.kinds[i] & 2 and text[i] <= link_max and i + tags[i] > link_end:
+                link_end = i + tags[i]   # a short <a>: the elements up to here lie inside one
+            if not self.kinds[i] & 1 or text[i] - link_text[i] < minimum or i <= link_end:
+                continue
+            plain = text[i] - link_text[i]
+            if plain <= 0:
+                score = 0.0
+            else:
+                denominator = tags[i] - link_tags[i]
+                symbol_density = <double> plain / <double> (marks[i] + 1)
+                score = log_sd * (<double> plain / <double> (denominator if denominator > 1 else 1)) \
+                    * log10(<double> (paragraphs[i] + 2)) \
+                    * (log(symbol_density) if symbol_density > M_E else 1.0)
+            if mass_weight != 0.0:
+                score *= pow(log(<double> plain), mass_weight)
+            indexes.append(i)
+            scores.append(score)
+        return indexes, scores
+
+
+def density_counts(cetree._Element root, container_tags):
     """The counts of density.DensityTable for every element under ``root`` (document order).
 
-    Returns (elements, tag names, T, LT, TG, LTG, Sb, PNum, longest plain run) as lists, or None
-    where ``_walk`` gives none (the Python walk then counts).
+    Returns (elements, tag names, T, LT, TG, LTG, Sb, PNum, longest plain run) as lists, and a
+    _Counts with the same numbers for the score pass (``container_tags``: the candidates' tags),
+    or None where ``_walk`` gives none (the Python walk then counts).
     """
     cdef _Walk walk = _walk(root._c_node)
     if walk is None:
@@ -247,6 +313,8 @@ def density_counts(cetree._Element root):
     cdef long* longest
     cdef _RunCounts run
     cdef bint is_link
+    cdef dict tag_cache = {}
+    cdef _Counts kept
     try:
         # T, LT, TG, LTG, Sb, PNum, longest: seven columns of ``size`` counts.
         counts = <long*> calloc(7 * size, sizeof(long))
@@ -285,10 +353,19 @@ def density_counts(cetree._Element root):
                     longest[p] = run.chars
         document = root._doc
         elements = [cetree.elementFactory(document, nodes[i]) for i in range(size)]
-        names = [(<bytes> nodes[i].name).decode("utf-8") for i in range(size)]
-        return (elements, names, _int_list(text, size), _int_list(link_text, size), _int_list(tags, size),
-                _int_list(link_tags, size), _int_list(marks, size), _int_list(paragraphs, size),
-                _int_list(longest, size))
+        names = [_tag_of(tag_cache, nodes[i]) for i in range(size)]
+        kept = _Counts()
+        kept.size = size
+        kept.kinds = <char*> malloc(max(size, 1))
+        if kept.kinds == NULL:
+            raise MemoryError()
+        for i in range(size):
+            kept.kinds[i] = (2 if names[i] == "a" else 0) | (1 if names[i] in container_tags else 0)
+        result = (elements, names, _int_list(text, size), _int_list(link_text, size), _int_list(tags, size),
+                  _int_list(link_tags, size), _int_list(marks, size), _int_list(paragraphs, size),
+                  _int_list(longest, size), kept)
+        kept.columns, counts = counts, NULL   # the _Counts frees them
+        return result
     finally:
         free(counts)
 

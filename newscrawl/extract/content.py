@@ -39,12 +39,8 @@ def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, f
     """
     log_sd = guarded_log(table.standard_deviation())
     best, best_score = -1, 0.0
-    text, link_text = table.text, table.link_text
     named, named_score = -1, 0.0   # the best element named like an article body
-    for i in _candidates(table, options):
-        score = table.score(i, log_sd)
-        if options.mass_weight:
-            score *= math.log(text[i] - link_text[i]) ** options.mass_weight
+    for i, score in zip(*_candidate_scores(table, log_sd, options)):
         if score > best_score:
             best, best_score = i, score
         if score > named_score and names_article_body(table.elements[i]):
@@ -52,6 +48,24 @@ def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, f
     if named >= 0 and _named_body_wins(table, best, named, options):
         return named, named_score
     return best, best_score
+
+
+def _candidate_scores(table: DensityTable, log_sd: float, options: ExtractOptions) -> tuple[list[int], list[float]]:
+    """The candidates (``_candidates``) and their scores, times log(T - LT) ** mass_weight
+    (when that is not 0). Computed in C when the table was counted there, with the same
+    float operations in the same order (the same bits)."""
+    if table.compiled_counts is not None:
+        return table.compiled_counts.candidate_scores(options.min_candidate_chars, options.link_max_chars,
+                                                      log_sd, float(options.mass_weight))
+    candidates = _candidates(table, options)
+    text, link_text = table.text, table.link_text
+    scores = []
+    for i in candidates:
+        score = table.score(i, log_sd)
+        if options.mass_weight:
+            score *= math.log(text[i] - link_text[i]) ** options.mass_weight
+        scores.append(score)
+    return candidates, scores
 
 
 def _candidates(table: DensityTable, options: ExtractOptions) -> list[int]:

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import lxml.etree
 
 from .fastwalk import compiled
-from .patterns import PUNCTUATION
+from .patterns import CONTAINER_TAGS, PUNCTUATION
 
 # The ASCII marks as bytes, and every mark in one character class (see count_punctuation).
 _ASCII_PUNCTUATION = "".join(sorted(mark for mark in PUNCTUATION if mark.isascii())).encode("ascii")
@@ -90,10 +90,12 @@ class DensityTable:
 
     def __init__(self, root: lxml.etree._Element, use_compiled: bool = True):
         self._sd: float | None = None
-        counts = compiled.density_counts(root) if compiled is not None and use_compiled else None
+        counts = compiled.density_counts(root, CONTAINER_TAGS) if compiled is not None and use_compiled else None
+        # The counts in C, for the score pass (``candidate_scores``); None without the compiled walks.
+        self.compiled_counts = None
         if counts is not None:   # the same lists, counted in C (fastwalk.py)
             (self.elements, self.tag_names, self.text, self.link_text, self.tags, self.link_tags,
-             self.punctuation, self.paragraphs, self.longest_run) = counts
+             self.punctuation, self.paragraphs, self.longest_run, self.compiled_counts) = counts
         else:
             self._count_in_python(root)
         # Keyed by id(): the list keeps every proxy alive (so ids stay unique) and is
@@ -179,6 +181,8 @@ class DensityTable:
 
     def standard_deviation(self) -> float:
         """SD: the standard deviation of TD over all elements (computed once)."""
+        if self._sd is None and self.compiled_counts is not None:
+            self._sd = self.compiled_counts.standard_deviation()   # the same float operations, in C
         if self._sd is None:
             n = len(self.elements)
             if n < 2:
