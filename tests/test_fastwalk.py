@@ -60,7 +60,11 @@ def _assert_same_rows(root) -> None:
     """The attribute reads: the cleaning's rows, the class/id/itemprop values and selections of
     named_attributes."""
     values, rows = fastwalk.compiled.cleaning_attributes(root)
-    assert (values, [rows.element(k) for k in range(len(values))]) == _cleaning_attributes_in_python(root)
+    python_values, python_elements = _cleaning_attributes_in_python(root)
+    assert values == list(dict.fromkeys(python_values))   # the distinct ones, in the order first met
+    # each distinct row's verdict number is its index: sort then gives each element its row
+    sorted_rows = rows.sort(list(range(len(values))), 0, 0, -1)[2]
+    assert sorted_rows == [element for row, element in zip(python_values, python_elements) if values.index(row)]
     assert fastwalk.compiled.attribute_values(root, _NAMES) == [_VALUES[name](root) for name in _NAMES]
     words = ("date", "a", "e", "x", "新")
     chosen = {name: words_in_values(root, name, words) for name in _NAMES}
@@ -224,7 +228,8 @@ def test_cleaning_rows_hold_the_values_clean_tree_judges():
         ("div", "share", "bar", "display:none", False, None, None),
         ("span", None, None, None, True, "true", "articleBody"),
     ]
-    assert rows.element(0) is root.find(".//div") and rows.element(1) is root.find(".//span")
+    hidden, named, marked = rows.sort([4, 3], 2, 4, 1)   # bits: 2 hidden, 4 named, 1 marked
+    assert named == [root.find(".//div")] and hidden == marked == [root.find(".//span")]
 
 
 @settings(max_examples=500, deadline=None)

@@ -1,8 +1,8 @@
 """Visible and link-free body text runs for the date search."""
 from newscrawl.extract.dates import _is_foreign
 from newscrawl.extract.dom import parse_html
-from newscrawl.extract.page_texts import (_BODY_TEXT_NODES, body_text_nodes, body_texts, first_body, link_free_runs,
-                                          texts_starting_with, visible_runs)
+from newscrawl.extract.page_texts import (_BODY_TEXT_NODES, _visible_runs_in_python, body_text_nodes, body_texts,
+                                          first_body, link_free_runs, texts_starting_with, visible_runs)
 
 
 def tree(body: str, body_attrs: str = ""):
@@ -81,3 +81,13 @@ def test_hidden_body_texts_match_the_xpath_reading():
     for body in pages:
         root = tree(body)
         assert _hidden_body_texts(root) == _HIDDEN_BODY_TEXTS(root)
+
+
+def test_visible_runs_keep_a_visible_text_equal_to_a_later_hidden_one_whatever_the_limit():
+    """Found by hypothesis (tests/test_fastwalk.py): the text also inside a <noscript> is visible
+    first; a limit that stopped the walk before the <noscript> used to drop it."""
+    root = parse_html("<html><body>news city<p>other</p><noscript>news city</noscript></body></html>")
+    for max_chars in (0, 5, 400):
+        runs = _visible_runs_in_python(root, max_chars)
+        assert runs[0] == "news city"
+        assert runs == visible_runs(root, max_chars)

@@ -394,31 +394,49 @@ cdef inline int _judged_attribute(const char* name) noexcept nogil:
 
 
 cdef class _Rows:
-    """The elements of cleaning_attributes' rows, made into proxies only when asked for.
+    """The elements of cleaning_attributes' rows, each with the index of its distinct values.
 
     Holds node pointers: use it before the tree changes (dom._classify_named_elements does).
     """
     cdef _Walk walk
-    cdef Py_ssize_t* indexes      # the walk index of each row's element
+    cdef Py_ssize_t* indexes      # per row: the walk index of its element
+    cdef Py_ssize_t* kinds        # per row: the index of its values among the distinct ones
+    cdef Py_ssize_t count
     cdef object document
 
     def __dealloc__(self):
         free(self.indexes)
+        free(self.kinds)
 
-    def element(self, Py_ssize_t row):
-        return cetree.elementFactory(self.document, self.walk.nodes[self.indexes[row]])
+    def sort(self, verdicts, Py_ssize_t hidden_bit, Py_ssize_t named_bit, Py_ssize_t marker_bit):
+        """(hidden, named, marked) elements in document order, by the verdict of each row's values
+        (``verdicts[k]``, bits: hidden wins over named; marked goes with either)."""
+        cdef Py_ssize_t row, verdict
+        hidden, named, marked = [], [], []
+        for row in range(self.count):
+            verdict = verdicts[self.kinds[row]]
+            if not verdict:
+                continue
+            element = cetree.elementFactory(self.document, self.walk.nodes[self.indexes[row]])
+            if verdict & marker_bit:
+                marked.append(element)
+            if verdict & hidden_bit:
+                hidden.append(element)
+            elif verdict & named_bit:
+                named.append(element)
+        return hidden, named, marked
 
 
 def cleaning_attributes(cetree._Element root):
-    """The attributes dom.clean_tree judges elements by, for each element that has one.
+    """The attributes dom.clean_tree judges elements by, for the elements that have one.
 
-    Returns (values, rows): ``values`` a list of (tag, class, id, style, hidden?, aria-hidden,
-    itemprop) in document order, for the elements with a class, id, style, hidden, aria-hidden
-    or itemprop attribute (no namespace, as ``keys()`` names them); a value is None when absent
-    (the first attribute of a name counts, as for ``get``), ``hidden?`` a bool. ``rows.element(k)``
-    is the element of ``values[k]``. One pass over each element's attributes; tag names are made
-    once per page (libxml2 keeps one copy of each name). None where ``_walk`` gives none (the
-    Python walk then reads them).
+    Returns (values, rows): ``values`` the distinct (tag, class, id, style, hidden?, aria-hidden,
+    itemprop) of the elements with a class, id, style, hidden, aria-hidden or itemprop attribute
+    (no namespace, as ``keys()`` names them), in the order first met; a value is None when
+    absent (the first attribute of a name counts, as for ``get``), ``hidden?`` a bool.
+    ``rows.sort(verdicts, ...)`` sorts those elements by the verdicts of their values. One pass
+    over each element's attributes; tag names are made once per page (libxml2 keeps one copy
+    of each name). None where ``_walk`` gives none (the Python walk then reads them).
     """
     cdef _Walk walk = _walk(root._c_node)
     if walk is None:
@@ -430,11 +448,13 @@ def cleaning_attributes(cetree._Element root):
     cdef tree.xmlAttr* found[_JUDGED]
     cdef bint wanted, hidden
     cdef dict tags = {}
+    cdef dict seen = {}
     cdef _Rows rows = _Rows()
     rows.walk = walk
     rows.document = root._doc
     rows.indexes = <Py_ssize_t*> malloc(max(walk.size, 1) * sizeof(Py_ssize_t))
-    if rows.indexes == NULL:
+    rows.kinds = <Py_ssize_t*> malloc(max(walk.size, 1) * sizeof(Py_ssize_t))
+    if rows.indexes == NULL or rows.kinds == NULL:
         raise MemoryError()
     values = []
     for i in range(walk.size):
@@ -454,14 +474,17 @@ def cleaning_attributes(cetree._Element root):
             attribute = attribute.next
         if not wanted:
             continue
-        key = <size_t> node.name
-        tag = tags.get(key)
-        if tag is None:
-            tag = tags[key] = (<bytes> node.name).decode("utf-8")
-        values.append((tag, _value(node, found[_CLASS]), _value(node, found[_ID]), _value(node, found[_STYLE]),
-                       hidden, _value(node, found[_ARIA_HIDDEN]), _value(node, found[_ITEMPROP])))
+        row = (_tag_of(tags, node), _value(node, found[_CLASS]), _value(node, found[_ID]),
+               _value(node, found[_STYLE]), hidden, _value(node, found[_ARIA_HIDDEN]),
+               _value(node, found[_ITEMPROP]))
+        kind = seen.get(row)
+        if kind is None:
+            kind = seen[row] = len(values)
+            values.append(row)
         rows.indexes[count] = i
+        rows.kinds[count] = kind
         count += 1
+    rows.count = count
     return values, rows
 
 

@@ -122,19 +122,26 @@ def visible_runs(root: lxml.html.HtmlElement, max_chars: int) -> list[str]:
 
 
 def _visible_runs_in_python(root: lxml.html.HtmlElement, max_chars: int) -> list[str]:
-    """``visible_runs`` from the XPaths' texts (the reference for ``_fastwalk.visible_runs``)."""
+    """``visible_runs`` from the XPaths' texts (the reference for ``_fastwalk.visible_runs``).
+
+    The hidden texts are matched in order against all the body texts; that finds them only
+    when no visible text is equal to one of them (a headline repeated in a <noscript>), else
+    the exact XPath reads the visible ones. Looked for before the walk: one found while
+    walking can come after the size limit has already cut the runs, with a visible text
+    skipped in its place.
+    """
     hidden = [text for text in _hidden_body_texts(root) if text.strip(_XML_SPACE)]
-    hidden_set = set(hidden)
+    texts = body_texts(root)
+    if hidden and any(texts.count(text) > hidden.count(text) for text in set(hidden)):
+        return _runs(_VISIBLE_BODY_TEXTS(root), max_chars)
     runs: list[str] = []
     size, next_hidden = 0, 0
-    for text in body_texts(root):
+    for text in texts:
         if not text.strip(_XML_SPACE):
             continue  # blank (no hidden text counted here is blank)
         if next_hidden < len(hidden) and text == hidden[next_hidden]:
             next_hidden += 1
             continue
-        if hidden_set and text in hidden_set:  # a visible text equal to a hidden one: ambiguous
-            return _runs(_VISIBLE_BODY_TEXTS(root), max_chars)
         run = " ".join(text.split())
         runs.append(run)
         size += len(run) + 1
