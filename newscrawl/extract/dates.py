@@ -34,6 +34,7 @@ from . import date_patterns as dp
 from .blocks import is_link_navigation
 from .contentblocks import BlockStatsReader
 from .dom import parsed_source
+from .fastwalk import compiled
 from .metadata import PageMeta, tagged_elements
 from .named_attributes import select_attributes, words_in_values
 from .options import DEFAULT_OPTIONS, ExtractOptions
@@ -568,7 +569,8 @@ def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str
                if token in f" {value} "}
     chosen = {"class": classes, "itemprop": dp.MARKED_DATE_ITEMPROPS}
     times = tagged_elements(root, "time")
-    tests = dp.MARKED_DATE_ATTRIBUTES if _may_hold_marked_date_names(root) else ()
+    # The source scan only spares the XPath walks; the compiled selection tests them in its one walk.
+    tests = dp.MARKED_DATE_ATTRIBUTES if compiled is not None or _may_hold_marked_date_names(root) else ()
     if any(element.get("pubdate") is not None for element in times):
         tests += dp.PUBDATE_TIME_ATTRIBUTES
     for element in select_attributes(root, chosen, tests):
