@@ -19,7 +19,7 @@ from newscrawl.extract import fastwalk, page_texts
 from newscrawl.extract.dates import _foreign_test
 from newscrawl.extract.content import _candidate_scores
 from newscrawl.extract.density import DensityTable, guarded_log
-from newscrawl.extract.named_attributes import _NAMES, _VALUES, AttributeTest, _selected_attributes, words_in_values
+from newscrawl.extract.named_attributes import _NAMES, _VALUES, AttributeTest, _selected_attributes
 from newscrawl.extract.dom import _CONTROL_CHARS_RE, _cleaning_attributes_in_python, clean_tree, parse_html
 from newscrawl.extract.options import DEFAULT_OPTIONS, make_options
 from newscrawl.extract import output
@@ -65,9 +65,13 @@ def _assert_same_rows(root) -> None:
     # each distinct row's verdict number is its index: sort then gives each element its row
     sorted_rows = rows.sort(list(range(len(values))), 0, 0, -1)[2]
     assert sorted_rows == [element for row, element in zip(python_values, python_elements) if values.index(row)]
-    assert fastwalk.compiled.attribute_values(root, _NAMES) == [_VALUES[name](root) for name in _NAMES]
-    words = ("date", "a", "e", "x", "新")
-    chosen = {name: words_in_values(root, name, words) for name in _NAMES}
+    words = ("date", "a", "e", "x", "新", "")
+    chosen = {}
+    for name in _NAMES:
+        chosen[name] = {value for value in set(_VALUES[name](root)) if any(word in value for word in words[:5])}
+        for some in (words[:5], words[:1], words[5:], ()):
+            assert fastwalk.compiled.values_with_words(root, name, some) == \
+                {value for value in set(_VALUES[name](root)) if any(word in value for word in some)}
     for tests in ((), SELECTION_TESTS):
         names = tuple(name for name in _NAMES if chosen[name])
         expected = [value.getparent() for value in
@@ -312,7 +316,8 @@ def test_the_environment_can_turn_the_compiled_walks_off(monkeypatch):
     assert fastwalk._load() is fastwalk.compiled
 
 
-def test_attribute_values_leave_out_the_root_itself_as_the_xpath_does():
-    root = lxml.html.document_fromstring('<html class="page" id="top"><body class="b"><p id="p">x</p></body></html>')
-    assert fastwalk.compiled.attribute_values(root, ("class", "id")) == [["b"], ["p"]]
+def test_attribute_searches_leave_out_the_root_itself_as_the_xpath_does():
+    root = lxml.html.document_fromstring('<html class="page" id="top"><body class="b page"><p id="p">x</p></body></html>')
+    assert fastwalk.compiled.values_with_words(root, "class", ("page",)) == {"b page"}
+    assert fastwalk.compiled.select_attributes(root, {"id": {"top", "p"}}, ()) == [root.find(".//p")]
     _assert_same_rows(root)

@@ -14,7 +14,7 @@ side by side). ``str.strip()`` is Python's: the Unicode whitespace of ``_is_spac
 from libc.stdlib cimport calloc, free, malloc, realloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.math cimport M_E, log, log10, pow, sqrt
-from libc.string cimport strcmp, strlen
+from libc.string cimport strcmp, strlen, strstr
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
@@ -521,38 +521,6 @@ def holds_control_characters(const unsigned char[::1] data):
     return False
 
 
-def attribute_values(cetree._Element root, tuple names):
-    """The values of each named attribute (no namespace) over ``root``'s descendants, in document order.
-
-    One list per name, as the XPath ``descendant::*/@name`` gives it (``root`` itself left out).
-    None where ``_walk`` gives none (the XPath then reads them).
-    """
-    cdef _Walk walk = _walk(root._c_node)
-    if walk is None:
-        return None
-    cdef Py_ssize_t i, k, count = len(names)
-    cdef tree.xmlNode* node
-    cdef tree.xmlAttr* attribute
-    encoded = [name.encode("ascii") for name in names]
-    cdef const char* wanted[8]
-    if count > 8:
-        raise ValueError("at most 8 attribute names")
-    for k in range(count):
-        wanted[k] = <const char*> (<bytes> encoded[k])
-    lists = [[] for _ in range(count)]
-    for i in range(1, walk.size):
-        node = walk.nodes[i]
-        attribute = node.properties
-        while attribute != NULL:
-            if attribute.ns == NULL:
-                for k in range(count):
-                    if strcmp(<const char*> attribute.name, wanted[k]) == 0:
-                        (<list> lists[k]).append(_value(node, attribute))
-                        break
-            attribute = attribute.next
-    return lists
-
-
 # Text written line by line as ``render_text`` normalizes it: each line's whitespace runs
 # collapsed to one space and trimmed, blank lines left out, lines joined by newlines.
 cdef struct _Lines:
@@ -1009,6 +977,9 @@ def select_attributes(cetree._Element root, dict chosen, tuple tests):
     cdef object document = root._doc
     chosen_names = [name.encode("utf-8") for name in chosen]
     chosen_values = list(chosen.values())
+    # The chosen values as UTF-8, compared with each value's bytes: no string made per attribute.
+    chosen_bytes = [[value.encode("utf-8") for value in values] for values in chosen_values]
+    cdef const char* text
     test_tags = [None if tag is None else tag.encode("utf-8") for tag, _name, _token in tests]
     test_names = [name.encode("utf-8") for _tag, name, _token in tests]
     test_tokens = [None if token is None else f" {token} " for _tag, _name, token in tests]
@@ -1021,7 +992,12 @@ def select_attributes(cetree._Element root, dict chosen, tuple tests):
                 matched = False
                 for k in range(chosen_count):
                     if strcmp(<const char*> attribute.name, <const char*> (<bytes> chosen_names[k])) == 0:
-                        matched = _value(node, attribute) in chosen_values[k]
+                        text = _one_text(attribute)
+                        if text == NULL:
+                            matched = _value(node, attribute) in chosen_values[k]
+                        else:
+                            matched = any(strcmp(text, <const char*> value) == 0
+                                          for value in <list> chosen_bytes[k])
                         break
                 if not matched:
                     for k in range(test_count):
@@ -1159,3 +1135,48 @@ def empty_blocks(cetree._Element wrapper):
                 and _is_empty_block(node):
             empty.append(cetree.elementFactory(document, node))
     return empty
+
+
+cdef inline const char* _one_text(tree.xmlAttr* attribute) noexcept nogil:
+    """The attribute's value as UTF-8 when it is one text node (most are), else NULL."""
+    cdef tree.xmlNode* text = attribute.children
+    if text != NULL and text.type == tree.XML_TEXT_NODE and text.next == NULL and text.content != NULL:
+        return <const char*> text.content
+    return NULL
+
+
+def values_with_words(cetree._Element root, str name, tuple words):
+    """named_attributes.words_in_values: the distinct values of attribute ``name`` (no namespace)
+    of ``root``'s descendants that hold one of ``words``, case-sensitively.
+
+    Searched in the UTF-8 bytes (a character string is inside another exactly when its UTF-8
+    bytes are inside the other's), so only the matching values become Python strings. None
+    where ``_walk`` gives none.
+    """
+    cdef _Walk walk = _walk(root._c_node)
+    if walk is None:
+        return None
+    cdef Py_ssize_t i, k, count = len(words)
+    cdef tree.xmlNode* node
+    cdef tree.xmlAttr* attribute
+    cdef const char* text
+    cdef bytes wanted = name.encode("utf-8")
+    encoded = [word.encode("utf-8") for word in words]
+    found = set()
+    for i in range(1, walk.size):
+        node = walk.nodes[i]
+        attribute = node.properties
+        while attribute != NULL:
+            if attribute.ns == NULL and strcmp(<const char*> attribute.name, wanted) == 0:
+                text = _one_text(attribute)
+                if text != NULL:
+                    for k in range(count):
+                        if strstr(text, <const char*> (<bytes> encoded[k])) != NULL:
+                            found.add(PyUnicode_DecodeUTF8(text, strlen(text), NULL))
+                            break
+                else:
+                    value = cetree.attributeValue(node, attribute)
+                    if any(word in value for word in words):
+                        found.add(value)
+            attribute = attribute.next
+    return found

@@ -1,6 +1,7 @@
-"""Elements named by their class/id/itemprop values, found with one plain read per tree.
+"""Elements named by their class/id/itemprop values.
 
-Testing values inside XPath (``@class[contains(., 'date') or contains(., 'Date')
+With the compiled walks (fastwalk.py), the word search and the selection are each one walk
+in C over the attributes' bytes. Without them, as follows. Testing values inside XPath (``@class[contains(., 'date') or contains(., 'Date')
 ...]``) copies the value once per word per attribute: ~0.1 ms a word on a page of
 400 class/id attributes. Here every class, id and itemprop value of a tree is read
 once as plain strings (cached per tree, shared by the title, date and author
@@ -32,7 +33,7 @@ _VALUES = {name: lxml.etree.XPath(f"descendant::*/@{name}", smart_strings=False)
 # Private-use characters that separate values; the first one absent from the page's values
 # is used, so "<sep>value<sep>" matches whole values only.
 _SEPARATORS = "\ue000\ue001\ue002\ue003"
-# The values per tree and attribute name (key None: the compiled walk's lists, see _every_value).
+# The values per tree and attribute name (the XPath readings).
 _TREES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 # Compiled selections by (names, extra XPath, separator).
 _SELECTIONS: dict[tuple[tuple[str, ...], str, str], lxml.etree.XPath] = {}
@@ -62,10 +63,15 @@ class _Values:
 def words_in_values(root: lxml.html.HtmlElement, name: str, words: Iterable[str]) -> set[str]:
     """The distinct values of attribute ``name`` ("class", "id", "itemprop") holding one of ``words``.
 
-    Case-sensitive, like XPath ``contains()``. Values are read once per tree: call it on
-    the raw tree, before cleaning changes it.
+    Case-sensitive, like XPath ``contains()``. With the compiled walks, one C walk searches the
+    values' bytes and makes strings of the matching ones only; else the values are read once
+    per tree (call it on the raw tree, before cleaning changes it).
     """
-    found: set[str] = set()
+    if compiled is not None:
+        found = compiled.values_with_words(root, name, tuple(words))
+        if found is not None:   # searched in C, the values' bytes, in one walk
+            return found
+    found = set()
     table = _values(root, name)
     if table.separator is None:
         return {value for value in table.values if any(word in value for word in words)}
@@ -136,7 +142,7 @@ def _values(root: lxml.html.HtmlElement, name: str) -> _Values:
         tables = _TREES[root] = {}
     table = tables.get(name)
     if table is None:
-        every = _every_value(root, tables, name)
+        every = _VALUES[name](root)
         distinct = frozenset(every)
         values = tuple(distinct)
         plain = "".join(values)
@@ -145,21 +151,6 @@ def _values(root: lxml.html.HtmlElement, name: str) -> _Values:
         joined = (separator or "") + (separator or "").join(values) + (separator or "")
         table = tables[name] = _Values(every, distinct, values, joined, starts, separator)
     return table
-
-
-def _every_value(root: lxml.html.HtmlElement, tables: dict, name: str) -> list[str]:
-    """Every value of attribute ``name`` in the tree, in document order (``_VALUES[name]``).
-
-    With the compiled walks, one walk reads the values of all of ``_NAMES`` (kept in
-    ``tables[None]``): most pages ask for two or three of them.
-    """
-    if compiled is not None:
-        if None not in tables:
-            lists = compiled.attribute_values(root, _NAMES)
-            tables[None] = None if lists is None else dict(zip(_NAMES, lists))
-        if tables[None] is not None:
-            return tables[None][name]
-    return _VALUES[name](root)
 
 
 # Compiled positional selections, by expression; cleared when large (positions vary by page).
