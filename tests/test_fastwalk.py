@@ -94,7 +94,12 @@ def _assert_same_texts(root) -> None:
 
 
 def _assert_same_runs(root) -> None:
-    """The date search's text walks (page_texts), at sizes that stop them early and late."""
+    """The date search's text walks (page_texts), at sizes that stop them early and late, and
+    the title's search for body texts starting with a word (lxml's smart strings as reference)."""
+    for word in ("a", "news", "新", "2018", "Posted"):
+        assert fastwalk.compiled.body_texts_starting(root, word) == [
+            (str(node), node.getparent(), node.is_tail) for node in page_texts._BODY_TEXT_NODES(root)
+            if str(node).lstrip(" \t\r\n").startswith(word)]
     body = page_texts.first_body(root)
     for max_chars in (0, 40, 400, 10**9):
         assert fastwalk.compiled.visible_runs(root, max_chars) == \

@@ -14,7 +14,7 @@ side by side). ``str.strip()`` is Python's: the Unicode whitespace of ``_is_spac
 from libc.stdlib cimport calloc, free, malloc, realloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.math cimport M_E, log, log10, pow, sqrt
-from libc.string cimport strcmp, strlen, strstr
+from libc.string cimport strcmp, strlen, strncmp, strstr
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
@@ -1180,3 +1180,57 @@ def values_with_words(cetree._Element root, str name, tuple words):
                         found.add(value)
             attribute = attribute.next
     return found
+
+
+def body_texts_starting(cetree._Element root, str word):
+    """The text nodes below a <body> of ``root`` (``descendant::body/descendant::text()``, each
+    once) that start with ``word`` after their leading XML whitespace, in document order, as
+    (text, its owner element, is tail): what lxml's smart strings of that XPath give
+    (``getparent()``: the nearest element, comment or PI before the text among its siblings,
+    else its parent; ``is_tail``: whether there was one before it).
+
+    None when the tree holds a node other than an element, text, comment or PI.
+    """
+    cdef tree.xmlNode* top = root._c_node
+    cdef tree.xmlNode* node = top
+    cdef tree.xmlNode* owner
+    cdef Py_ssize_t in_body = 0
+    cdef bytes prefix = word.encode("utf-8")
+    cdef size_t prefix_length = len(prefix)
+    cdef const char* s
+    cdef object document = root._doc
+    found = []
+    while True:
+        if node.type == tree.XML_ELEMENT_NODE:
+            if node != top and _named(node, "body"):
+                in_body += 1
+            if node.children != NULL:
+                node = node.children
+                continue
+        elif node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE:
+            if in_body and node.content != NULL:
+                s = <const char*> node.content
+                while _is_xml_space(<unsigned char> s[0]):
+                    s += 1
+                if strncmp(s, <const char*> prefix, prefix_length) == 0:
+                    owner = node.prev
+                    while owner != NULL and not cetree._isElement(owner):
+                        owner = owner.prev
+                    is_tail = owner != NULL
+                    if owner == NULL:
+                        owner = node.parent
+                        while owner != NULL and not cetree._isElement(owner):
+                            owner = owner.parent
+                    text = PyUnicode_DecodeUTF8(<const char*> node.content, strlen(<const char*> node.content), NULL)
+                    found.append((text, None if owner == NULL else cetree.elementFactory(document, owner), is_tail))
+        elif node.type != tree.XML_COMMENT_NODE and node.type != tree.XML_PI_NODE:
+            return None
+        while True:
+            if node != top and _named(node, "body"):
+                in_body -= 1
+            if node == top:
+                return found
+            if node.next != NULL:
+                node = node.next
+                break
+            node = node.parent
