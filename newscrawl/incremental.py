@@ -23,6 +23,7 @@ state knows are not requested again (the spider asks ``Ledger.is_known`` for eac
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 from pathlib import Path
@@ -164,6 +165,10 @@ class Ledger:
         record = record_of(item, fingerprint, utc_now())
         if not self.backend.claim(record):
             return "claimed_elsewhere"
+        first = self.backend.copy_claimed_first(record, self.threshold)   # another crawler's, claimed meanwhile
+        if first is not None:
+            item.duplicate_of = first
+            record = dataclasses.replace(record, duplicate_of=first)
         self.admitted[item.canonical_url] = record
         self.inflight.update((record.canonical_url, record.url))
         self.pending.add(record)

@@ -96,8 +96,25 @@ class RedisState:
         claim = self._key(f"claim:{url_key(record.canonical_url)}")
         if not self.redis.set(claim, self.owner, nx=True, ex=CLAIM_SECONDS):
             return False
-        self._index(self.redis.pipeline(transaction=False), record).execute()
+        # One transaction: of two similar articles claimed at the same moment by two crawlers, the
+        # first indexed owns every band they share (copy_claimed_first relies on it).
+        self._index(self.redis.pipeline(transaction=True), record).execute()
         return True
+
+    def copy_claimed_first(self, record: ArticleRecord, threshold: float) -> str | None:
+        """After ``claim``: the article this one copies when another crawler claimed it first,
+        each crawler having looked for the other before either was indexed (then neither saw the
+        other). The first indexed owns the bands the two share, so only the later one finds the
+        other here. The link is stored with this article's signature, for copies of it to follow.
+        """
+        fingerprint = record.fingerprint
+        if fingerprint is None or record.duplicate_of:
+            return None
+        first = self.near_duplicate_of(fingerprint, threshold, excluding=record.canonical_url)
+        if first is not None:
+            value = json.dumps({"signature": fingerprint.signature.hex(), "duplicate_of": first})
+            self.redis.hset(self._key("signatures"), record.canonical_url, value)
+        return first
 
     def _index(self, pipe, record: ArticleRecord):
         """Make the article findable as a near-duplicate by every crawler from now on (claim time)."""
@@ -109,8 +126,10 @@ class RedisState:
                 pipe.hsetnx(self._key("bands"), band, record.canonical_url)
         return pipe
 
-    def near_duplicate_of(self, fingerprint: Fingerprint, threshold: float) -> str | None:
-        firsts = [c for c in self.redis.hmget(self._key("bands"), fingerprint.bands) if c]
+    def near_duplicate_of(self, fingerprint: Fingerprint, threshold: float, excluding: str | None = None) -> str | None:
+        """The first copy of an indexed article similar to ``fingerprint`` (``excluding`` one canonical URL)."""
+        left_out = excluding.encode("utf-8") if excluding is not None else None
+        firsts = [c for c in self.redis.hmget(self._key("bands"), fingerprint.bands) if c and c != left_out]
         for canonical in dict.fromkeys(firsts):
             raw = self.redis.hget(self._key("signatures"), canonical)
             if not raw:

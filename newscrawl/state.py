@@ -178,6 +178,10 @@ class SqliteState:
         """Whether this process may emit the article (always, here: one process per SQLite state)."""
         return True
 
+    def copy_claimed_first(self, record: ArticleRecord, threshold: float) -> str | None:
+        """None: one process per SQLite state, so the look-up before the claim saw every earlier article."""
+        return None
+
     def near_duplicate_of(self, fingerprint: Fingerprint, threshold: float) -> str | None:
         """The canonical URL of the earliest stored article similar to ``fingerprint``, if any."""
         if not self._may_hold_any(fingerprint.bands):

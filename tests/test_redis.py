@@ -16,10 +16,15 @@ import time
 from pathlib import Path
 
 import pytest
+import redis
 
 from incremental_web import IncrementalWeb, kill_group, loopback_port_free, start_crawl
 from mockweb import needs_loopback
 from newscrawl.demo import write_sites_file
+from newscrawl.demo.stories import HARBOR
+from newscrawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
+from newscrawl.redis_support import RedisState
+from newscrawl.state import ArticleRecord
 
 pytestmark = [needs_loopback,
               pytest.mark.skipif(shutil.which("redis-server") is None,
@@ -109,3 +114,30 @@ def test_signatures_of_another_fingerprint_recipe_are_dropped_from_redis(redis_u
     assert "dropped the fingerprints of 1 article(s)" in caplog.text
     assert state.near_duplicate_of(copy, NEAR_DUPLICATE_JACCARD) is None
     assert state.is_known("http://a.test/" + HARBOR[0].key)  # the URL stays known
+
+
+def test_of_two_similar_articles_claimed_at_once_only_the_later_indexed_is_marked_a_copy(redis_url):
+    """Two crawlers each look for near-duplicates before either has claimed its article (the
+    race the two-crawler crawl above can hit): after claiming, the one indexed second finds the
+    first as the owner of the bands they share; the first finds nothing."""
+    import redis
+
+    from newscrawl.demo.stories import HARBOR
+    from newscrawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
+    from newscrawl.redis_support import RedisState
+    from newscrawl.state import ArticleRecord
+
+    story = " ".join(HARBOR[0].paragraphs)
+    original = ArticleRecord("http://a.test/original", "http://a.test/original", "a", "2026-11-26T00:00:00Z",
+                             fingerprint_text(story))
+    copy = ArticleRecord("http://b.test/copy", "http://b.test/copy", "b", "2026-11-26T00:00:01Z",
+                         fingerprint_text("Republished with permission. " + story))
+    first = RedisState(redis.Redis.from_url(redis_url), "race-test", owner="crawler-a")
+    second = RedisState(redis.Redis.from_url(redis_url), "race-test", owner="crawler-b")
+    assert first.near_duplicate_of(original.fingerprint, NEAR_DUPLICATE_JACCARD) is None
+    assert second.near_duplicate_of(copy.fingerprint, NEAR_DUPLICATE_JACCARD) is None   # neither sees the other
+    assert first.claim(original) and second.claim(copy)
+    assert first.copy_claimed_first(original, NEAR_DUPLICATE_JACCARD) is None
+    assert second.copy_claimed_first(copy, NEAR_DUPLICATE_JACCARD) == original.canonical_url
+    stored = json.loads(second.redis.hget("race-test:signatures", copy.canonical_url))
+    assert stored["duplicate_of"] == original.canonical_url   # copies of the copy follow it to the original
