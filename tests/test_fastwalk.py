@@ -20,11 +20,12 @@ from newscrawl.extract.dates import _foreign_test
 from newscrawl.extract.content import _candidate_scores
 from newscrawl.extract.density import DensityTable, guarded_log
 from newscrawl.extract.named_attributes import _NAMES, _VALUES, AttributeTest, _selected_attributes
-from newscrawl.extract.dom import _CONTROL_CHARS_RE, _cleaning_attributes_in_python, clean_tree, parse_html
+from newscrawl.extract.dom import _CONTROL_CHARS_RE, _cleaning_attributes_in_python, clean_tree, parse_html, text_of
 from newscrawl.extract.options import DEFAULT_OPTIONS, make_options
 from newscrawl.extract import output
 from newscrawl.extract.output import _is_empty_block, _render_plan_in_python, _render_text_in_python
 from newscrawl.extract.patterns import BLOCK_LEVEL_TAGS, CONTAINER_TAGS, KEPT_HTML_TAGS
+from newscrawl.extract.verdict import count_links
 
 from test_extract_fuzz import documents
 
@@ -80,7 +81,11 @@ def _assert_same_rows(root) -> None:
 
 
 def _assert_same_text(nodes) -> None:
+    """render_text, and the verdict's character and link counts."""
     assert fastwalk.compiled.render_text(nodes, BLOCK_LEVEL_TAGS) == _render_text_in_python(nodes)
+    chars = sum(len(text_of(node).strip()) for node in nodes)
+    link_chars = sum(len(text_of(link).strip()) for node in nodes for link in node.iter("a"))
+    assert fastwalk.compiled.link_counts(nodes) == (chars, link_chars, count_links(nodes))
 
 
 def _assert_same_texts(root) -> None:

@@ -1234,3 +1234,81 @@ def body_texts_starting(cetree._Element root, str word):
                 node = node.next
                 break
             node = node.parent
+
+
+cdef struct _Stripped:
+    # A stream of text read as one string, to count its characters once stripped (``str.strip``).
+    long total       # characters read
+    long leading     # whitespace before the first other character
+    long trailing    # whitespace after the last other character
+    bint seen_other
+
+
+cdef void _read_stripped(_Stripped* counts, const unsigned char* s) noexcept nogil:
+    cdef unsigned int c
+    cdef int length
+    while s[0]:
+        c = _decode(s, &length)
+        s += length
+        counts.total += 1
+        if _is_space(c):
+            if counts.seen_other:
+                counts.trailing += 1
+            else:
+                counts.leading += 1
+        else:
+            counts.seen_other = True
+            counts.trailing = 0
+
+
+cdef long _text_content_length(tree.xmlNode* top) noexcept nogil:
+    """``len(element.text_content().strip())``: the subtree's text nodes read as one string."""
+    cdef _Stripped counts
+    cdef tree.xmlNode* node = top
+    counts.total = counts.leading = counts.trailing = 0
+    counts.seen_other = False
+    while True:
+        if node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE:
+            if node.content != NULL:
+                _read_stripped(&counts, <const unsigned char*> node.content)
+        elif node.children != NULL and (node.type == tree.XML_ELEMENT_NODE or node == top):
+            node = node.children
+            continue
+        while node != top and node.next == NULL:
+            node = node.parent
+        if node == top:
+            break
+        node = node.next
+    return counts.total - counts.leading - counts.trailing if counts.seen_other else 0
+
+
+def link_counts(nodes):
+    """For verdict.content_link_density and count_links: (the characters of the nodes'
+    ``text_content().strip()``, the same summed over every <a> in them (each node included,
+    nested links each counted), the number of those links). None when a node holds more than
+    elements and text."""
+    cdef cetree._Element element
+    cdef tree.xmlNode* top
+    cdef tree.xmlNode* node
+    cdef long total = 0, links = 0, count = 0
+    for element in nodes:
+        if not _plain_subtree(element._c_node):
+            return None
+    for element in nodes:
+        top = element._c_node
+        total += _text_content_length(top)
+        node = top
+        while True:
+            if node.type == tree.XML_ELEMENT_NODE:
+                if _named(node, "a"):
+                    links += _text_content_length(node)
+                    count += 1
+                if node.children != NULL:
+                    node = node.children
+                    continue
+            while node != top and node.next == NULL:
+                node = node.parent
+            if node == top:
+                break
+            node = node.next
+    return total, links, count
