@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from newscrawl.extract import fastwalk, page_texts
+from newscrawl.extract import fastwalk, metadata, page_texts
 from newscrawl.extract.dates import _foreign_test
 from newscrawl.extract.content import _candidate_scores
 from newscrawl.extract.density import DensityTable, guarded_log
@@ -60,6 +60,13 @@ SELECTION_TESTS = (AttributeTest("a", "rel", "author"), AttributeTest(None, "dat
 def _assert_same_rows(root) -> None:
     """The attribute reads: the cleaning's rows, the class/id/itemprop values and selections of
     named_attributes."""
+    tagged = {tag: [element for element in root.iter(tag)] for tag in metadata._TAGGED}
+    tagged["hidden"] = list(root.iter(*metadata._HIDDEN))
+    assert fastwalk.compiled.tagged_elements(root, metadata._TAGGED, metadata._HIDDEN) == tagged
+    names = metadata._META_ATTRIBUTES + ("class", "x")
+    elements = list(root.iter(lxml.etree.Element))
+    assert fastwalk.compiled.attribute_rows(elements, names) == \
+        [tuple(element.get(name) for name in names) for element in elements]
     values, rows = fastwalk.compiled.cleaning_attributes(root)
     python_values, python_elements = _cleaning_attributes_in_python(root)
     assert values == list(dict.fromkeys(python_values))   # the distinct ones, in the order first met
@@ -86,6 +93,7 @@ def _assert_same_text(nodes) -> None:
     chars = sum(len(text_of(node).strip()) for node in nodes)
     link_chars = sum(len(text_of(link).strip()) for node in nodes for link in node.iter("a"))
     assert fastwalk.compiled.link_counts(nodes) == (chars, link_chars, count_links(nodes))
+    assert fastwalk.compiled.collapsed_texts(nodes) == [" ".join(text_of(node).split()) for node in nodes]
 
 
 def _assert_same_texts(root) -> None:

@@ -1312,3 +1312,86 @@ def link_counts(nodes):
                 break
             node = node.next
     return total, links, count
+
+
+def tagged_elements(cetree._Element root, tags, hidden_tags):
+    """metadata.tagged_elements' table: {tag: its elements} for each of ``tags``, and "hidden":
+    the elements of ``hidden_tags`` together, in document order (``root.iter(*tags)``'s, root
+    included). Proxies are made for these elements only. None where ``_walk`` gives none."""
+    cdef _Walk walk = _walk(root._c_node)
+    if walk is None:
+        return None
+    cdef Py_ssize_t i
+    cdef dict names = {}
+    cdef object document = root._doc
+    found = {tag: [] for tag in tags}
+    hidden = found["hidden"] = []
+    for i in range(walk.size):
+        tag = _tag_of(names, walk.nodes[i])
+        elements = found.get(tag)
+        if elements is None or tag == "hidden":
+            continue
+        element = cetree.elementFactory(document, walk.nodes[i])
+        (<list> elements).append(element)
+        if tag in hidden_tags:
+            hidden.append(element)
+    return found
+
+
+def attribute_rows(elements, tuple names):
+    """The values of the named attributes (no namespace) of each element, None when absent, as
+    ``element.get(name)`` gives them: one tuple per element, one pass over its attributes."""
+    cdef cetree._Element element
+    cdef tree.xmlAttr* attribute
+    cdef Py_ssize_t k, count = len(names)
+    encoded = [name.encode("utf-8") for name in names]
+    rows = []
+    for element in elements:
+        values = [None] * count
+        attribute = element._c_node.properties
+        while attribute != NULL:
+            if attribute.ns == NULL:
+                for k in range(count):
+                    if values[k] is None and strcmp(<const char*> attribute.name, <const char*> (<bytes> encoded[k])) == 0:
+                        values[k] = _value(element._c_node, attribute)
+                        break
+            attribute = attribute.next
+        rows.append(tuple(values))
+    return rows
+
+
+def collapsed_texts(elements):
+    """``" ".join(element.text_content().split())`` of each element. None when one holds more than
+    elements and text."""
+    cdef cetree._Element element
+    cdef tree.xmlNode* top
+    cdef tree.xmlNode* node
+    cdef _Lines lines
+    for element in elements:
+        if not _plain_subtree(element._c_node):
+            return None
+    texts = []
+    lines.data = NULL
+    lines.capacity = 0
+    try:
+        for element in elements:
+            lines.size = 0
+            lines.line_open = lines.pending_space = lines.any_line = False
+            top = element._c_node
+            node = top
+            while True:
+                if node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE:
+                    if node.content != NULL:
+                        _write_words(&lines, <const unsigned char*> node.content)
+                elif node.children != NULL:
+                    node = node.children
+                    continue
+                while node != top and node.next == NULL:
+                    node = node.parent
+                if node == top:
+                    break
+                node = node.next
+            texts.append(lines.data[:lines.size].decode("utf-8") if lines.size else "")
+    finally:
+        free(lines.data)
+    return texts

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .blocks import has_prose, is_dated_link_list, is_link_navigation, is_link_teaser
 from .density import DensityTable, guarded_log
-from .dom import text_of
+from .dom import collapsed_texts, text_of
 from .options import ExtractOptions
 from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_ANYWHERE_ASCII_RE,
                        BOILERPLATE_LINE_ANYWHERE_RE, BOILERPLATE_LINE_START_ASCII_RE,
@@ -323,10 +323,9 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
             continue
         short_blocks = [i for i in range(start + 1, start + 1 + table.tags[start])
                         if 0 < text[i] <= longest and tag_names[i] in PRUNABLE_BLOCK_TAGS]
-        for i in short_blocks:
+        elements = [table.elements[i] for i in short_blocks]
+        for i, element, line in zip(short_blocks, elements, collapsed_texts(elements)):
             chars = text[i]
-            element = table.elements[i]
-            line = " ".join(text_of(element).split())
             if (chars <= limit and is_boilerplate_line(line)) or \
                     (chars <= furniture_limit and FURNITURE_LINE_RE.match(line)):
                 doomed.append(element)

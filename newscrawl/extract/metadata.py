@@ -10,12 +10,16 @@ from dataclasses import dataclass, field
 
 import lxml.html
 
+from .fastwalk import compiled
+
 # The elements the page-meta, title and date searches and the cleaning read, by tag, found in one
 # walk per tree (<style> and <noscript> for the texts a reader never sees, page_texts.visible_runs;
 # the headings for the headline, title.py; <noscript>, <form>, <h1>, <article> and <main> for
 # dom.clean_tree; <body> to know whether a tree has one, page_texts.body_text_nodes).
 _TAGGED = ("meta", "script", "title", "link", "time", "style", "noscript", "h1", "h2", "form", "article", "main",
            "body")
+# A <meta>'s value (content, else value or datetime) and its keys (name, property, itemprop, http-equiv).
+_META_ATTRIBUTES = ("content", "value", "datetime", "name", "property", "itemprop", "http-equiv")
 # The tags of texts a reader never sees, kept together too ("hidden": in document order).
 _HIDDEN = frozenset({"script", "style", "noscript"})
 # Per tree: {tag or "hidden": [elements in document order]}.
@@ -76,26 +80,34 @@ def tagged_elements(root: lxml.html.HtmlElement, tag: str) -> list[lxml.html.Htm
     """
     found = _TAGGED_BY_TREE.get(root)
     if found is None:
-        found = {name: [] for name in _TAGGED}
-        hidden = found["hidden"] = []
-        for element in root.iter(*_TAGGED):
-            found[element.tag].append(element)
-            if element.tag in _HIDDEN:
-                hidden.append(element)
+        found = compiled.tagged_elements(root, _TAGGED, _HIDDEN) if compiled is not None else None
+        if found is None:
+            found = {name: [] for name in _TAGGED}
+            hidden = found["hidden"] = []
+            for element in root.iter(*_TAGGED):
+                found[element.tag].append(element)
+                if element.tag in _HIDDEN:
+                    hidden.append(element)
         _TAGGED_BY_TREE[root] = found
     return found[tag]
 
 
+def attribute_rows(elements: list, names: tuple[str, ...]) -> list[tuple]:
+    """``tuple(element.get(name) for name in names)`` of each element (one C pass over each
+    element's attributes when the compiled walks are built)."""
+    if compiled is not None:
+        return compiled.attribute_rows(elements, names)
+    return [tuple(element.get(name) for name in names) for element in elements]
+
+
 def read_page_meta(root: lxml.html.HtmlElement) -> PageMeta:
     page = PageMeta()
-    for element in tagged_elements(root, "meta"):
-        content = element.get("content")
+    for content, value, moment, *keys in attribute_rows(tagged_elements(root, "meta"), _META_ATTRIBUTES):
         if content is None:
-            content = element.get("value") or element.get("datetime")
+            content = value or moment
         if content is None:
             continue
-        for attr in ("name", "property", "itemprop", "http-equiv"):
-            key = element.get(attr)
+        for key in keys:
             if key:
                 page.meta.setdefault(key.strip().lower(), []).append(content)
     for script in tagged_elements(root, "script"):
