@@ -75,10 +75,11 @@ def _assert_same_rows(root) -> None:
     assert sorted_rows == [element for row, element in zip(python_values, python_elements) if values.index(row)]
     words = ("date", "a", "e", "x", "新", "")
     chosen = {}
+    tables = fastwalk.compiled.attribute_values(root, _NAMES)
     for name in _NAMES:
         chosen[name] = {value for value in set(_VALUES[name](root)) if any(word in value for word in words[:5])}
-        for some in (words[:5], words[:1], words[5:], ()):
-            assert fastwalk.compiled.values_with_words(root, name, some) == \
+        for some in (words[:5], words[:1], words[5:], (), ("a", "ab", "b")):
+            assert tables[name].with_words(some) == \
                 {value for value in set(_VALUES[name](root)) if any(word in value for word in some)}
     for tests in ((), SELECTION_TESTS):
         names = tuple(name for name in _NAMES if chosen[name])
@@ -336,6 +337,6 @@ def test_the_environment_can_turn_the_compiled_walks_off(monkeypatch):
 
 def test_attribute_searches_leave_out_the_root_itself_as_the_xpath_does():
     root = lxml.html.document_fromstring('<html class="page" id="top"><body class="b page"><p id="p">x</p></body></html>')
-    assert fastwalk.compiled.values_with_words(root, "class", ("page",)) == {"b page"}
+    assert fastwalk.compiled.attribute_values(root, ("class",))["class"].with_words(("page",)) == {"b page"}
     assert fastwalk.compiled.select_attributes(root, {"id": {"top", "p"}}, ()) == [root.find(".//p")]
     _assert_same_rows(root)

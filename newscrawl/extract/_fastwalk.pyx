@@ -14,7 +14,7 @@ side by side). ``str.strip()`` is Python's: the Unicode whitespace of ``_is_spac
 from libc.stdlib cimport calloc, free, malloc, realloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.math cimport M_E, log, log10, pow, sqrt
-from libc.string cimport strcmp, strlen, strncmp, strstr
+from libc.string cimport memcpy, strcmp, strlen, strncmp, strstr
 
 cimport lxml.includes.etreepublic as cetree
 from lxml.includes cimport tree
@@ -1145,41 +1145,127 @@ cdef inline const char* _one_text(tree.xmlAttr* attribute) noexcept nogil:
     return NULL
 
 
-def values_with_words(cetree._Element root, str name, tuple words):
-    """named_attributes.words_in_values: the distinct values of attribute ``name`` (no namespace)
-    of ``root``'s descendants that hold one of ``words``, case-sensitively.
+cdef extern from "string.h":
+    void* memmem(const void* haystack, size_t haystack_length, const void* needle, size_t needle_length) nogil
 
-    Searched in the UTF-8 bytes (a character string is inside another exactly when its UTF-8
-    bytes are inside the other's), so only the matching values become Python strings. None
-    where ``_walk`` gives none.
-    """
+
+cdef class _Values:
+    """The values of one attribute name in a tree, copied end to end with a NUL after each (no
+    pointer into the tree: it answers the same after the tree changes, as the XPath table did)."""
+    cdef bytes joined
+    cdef size_t* starts
+    cdef Py_ssize_t count
+    cdef list others              # the values that are not one text node, read through lxml
+
+    def __dealloc__(self):
+        free(self.starts)
+
+    def with_words(self, tuple words):
+        """The distinct values holding one of ``words`` (case-sensitive), None for a word with a NUL.
+
+        Each word is found with ``memmem`` from one hit's value to the next value: one pass over
+        the values per word. In UTF-8 a character string is inside another exactly when its bytes
+        are inside the other's, and no value or word holds a NUL, so a hit lies in one value.
+        """
+        if any("\0" in word for word in words):
+            return None
+        cdef const char* data = self.joined
+        cdef size_t size = len(self.joined), position, word_length
+        cdef const char* hit
+        cdef Py_ssize_t low, high, middle, index
+        cdef char* matched = <char*> calloc(max(self.count, 1), 1)
+        if matched == NULL:
+            raise MemoryError()
+        found = set()
+        try:
+            for word in words:
+                encoded = (<str> word).encode("utf-8")
+                word_length = len(encoded)
+                position = 0
+                while self.count and position < size:
+                    hit = <const char*> memmem(data + position, size - position, <const char*> encoded, word_length)
+                    if hit == NULL:
+                        break
+                    low, high = 0, self.count - 1      # the value the hit lies in: the last start before it
+                    while low < high:
+                        middle = (low + high + 1) >> 1
+                        if self.starts[middle] <= <size_t> (hit - data):
+                            low = middle
+                        else:
+                            high = middle - 1
+                    matched[low] = True
+                    position = self.starts[low + 1] if low + 1 < self.count else size
+            for index in range(self.count):
+                if matched[index]:
+                    found.add(PyUnicode_DecodeUTF8(data + self.starts[index], strlen(data + self.starts[index]), NULL))
+        finally:
+            free(matched)
+        for value in self.others:
+            if any(word in value for word in words):
+                found.add(value)
+        return found
+
+
+def attribute_values(cetree._Element root, tuple names):
+    """For named_attributes.words_in_values: a _Values of each name's values (no namespace) over
+    ``root``'s descendants (``descendant::*/@name``), read in one walk. None where ``_walk``
+    gives none."""
     cdef _Walk walk = _walk(root._c_node)
     if walk is None:
         return None
-    cdef Py_ssize_t i, k, count = len(words)
+    cdef Py_ssize_t i, k, count = len(names)
     cdef tree.xmlNode* node
     cdef tree.xmlAttr* attribute
     cdef const char* text
-    cdef bytes wanted = name.encode("utf-8")
-    encoded = [word.encode("utf-8") for word in words]
-    found = set()
-    for i in range(1, walk.size):
-        node = walk.nodes[i]
-        attribute = node.properties
-        while attribute != NULL:
-            if attribute.ns == NULL and strcmp(<const char*> attribute.name, wanted) == 0:
-                text = _one_text(attribute)
-                if text != NULL:
+    cdef size_t length
+    cdef _Values values
+    encoded = [name.encode("utf-8") for name in names]
+    tables = [_Values() for _ in names]
+    for k in range(count):
+        values = tables[k]
+        values.others = []
+        values.starts = <size_t*> malloc(64 * sizeof(size_t))
+        if values.starts == NULL:
+            raise MemoryError()
+    capacities = [64] * count
+    cdef _Lines* joined = <_Lines*> calloc(count, sizeof(_Lines))
+    if joined == NULL:
+        raise MemoryError()
+    try:
+        for i in range(1, walk.size):
+            node = walk.nodes[i]
+            attribute = node.properties
+            while attribute != NULL:
+                if attribute.ns == NULL:
                     for k in range(count):
-                        if strstr(text, <const char*> (<bytes> encoded[k])) != NULL:
-                            found.add(PyUnicode_DecodeUTF8(text, strlen(text), NULL))
+                        if strcmp(<const char*> attribute.name, <const char*> (<bytes> encoded[k])) != 0:
+                            continue
+                        values = tables[k]
+                        text = _one_text(attribute)
+                        if text == NULL:
+                            values.others.append(cetree.attributeValue(node, attribute))
                             break
-                else:
-                    value = cetree.attributeValue(node, attribute)
-                    if any(word in value for word in words):
-                        found.add(value)
-            attribute = attribute.next
-    return found
+                        length = strlen(text)
+                        _grow(&joined[k], length + 1)
+                        if values.count == capacities[k]:
+                            capacities[k] *= 2
+                            values.starts = <size_t*> realloc(values.starts, <Py_ssize_t> capacities[k] * sizeof(size_t))
+                            if values.starts == NULL:
+                                raise MemoryError()
+                        values.starts[values.count] = joined[k].size
+                        values.count += 1
+                        memcpy(joined[k].data + joined[k].size, text, length + 1)
+                        joined[k].size += length + 1
+                        break
+                attribute = attribute.next
+        for k in range(count):
+            values = tables[k]
+            values.joined = joined[k].data[:joined[k].size] if joined[k].size else b""
+        return dict(zip(names, tables))
+    finally:
+        for k in range(count):
+            free(joined[k].data)
+        free(joined)
 
 
 def body_texts_starting(cetree._Element root, str word):

@@ -33,6 +33,9 @@ _VALUES = {name: lxml.etree.XPath(f"descendant::*/@{name}", smart_strings=False)
 # Private-use characters that separate values; the first one absent from the page's values
 # is used, so "<sep>value<sep>" matches whole values only.
 _SEPARATORS = "\ue000\ue001\ue002\ue003"
+# Per tree: the compiled walk's copies of the values of _NAMES (None: the walk declined the tree).
+_COMPILED_VALUES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+_UNREAD = object()
 # The values per tree and attribute name (the XPath readings).
 _TREES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 # Compiled selections by (names, extra XPath, separator).
@@ -68,8 +71,11 @@ def words_in_values(root: lxml.html.HtmlElement, name: str, words: Iterable[str]
     per tree (call it on the raw tree, before cleaning changes it).
     """
     if compiled is not None:
-        found = compiled.values_with_words(root, name, tuple(words))
-        if found is not None:   # searched in C, the values' bytes, in one walk
+        tables = _COMPILED_VALUES.get(root, _UNREAD)
+        if tables is _UNREAD:
+            tables = _COMPILED_VALUES[root] = compiled.attribute_values(root, _NAMES)
+        found = tables[name].with_words(tuple(words)) if tables is not None else None
+        if found is not None:   # searched in C in the values' bytes, read in one walk per tree
             return found
     found = set()
     table = _values(root, name)
