@@ -39,6 +39,10 @@ COLUMNS = ("elements", "tag_names", "text", "link_text", "tags", "link_tags", "p
            "longest_run")
 
 
+def _page(body_html: str):
+    return lxml.html.document_fromstring(f"<html><body>{body_html}</body></html>")
+
+
 def _assert_same_tables(root) -> None:
     """The counts, and the score pass's SD, candidates and scores, to the bit."""
     compiled, python = DensityTable(root), DensityTable(root, use_compiled=False)
@@ -174,7 +178,7 @@ def test_density_counts_match_on_the_test_pages(path):
     "<p>\U0001F600 emoji, e\u0301t\u00e9.</p>",
 ])
 def test_density_counts_match_on_text_edge_cases(html):
-    _assert_same_tables(lxml.html.document_fromstring(f"<html><body>{html}</body></html>"))
+    _assert_same_tables(_page(html))
 
 
 def test_comment_removal_leaves_adjacent_text_nodes_counted_as_one_run():
@@ -239,7 +243,7 @@ def test_density_counts_match_on_generated_documents(html):
     '<div itemprop="author" class="by" id="a" itemprop="second">x</div><p class="&#x4e2d;&lt;">y</p>',
 ])
 def test_cleaning_rows_match_on_attribute_edge_cases(html):
-    _assert_same_rows(lxml.html.document_fromstring(f"<html><body>{html}</body></html>"))
+    _assert_same_rows(_page(html))
 
 
 def test_cleaning_rows_hold_the_values_clean_tree_judges():
@@ -273,7 +277,7 @@ def test_control_character_scan_matches_the_regex(text):
     "<p>中文，句子。</p><p>\U0001F600 e\u0301</p>",
 ])
 def test_render_text_matches_on_text_edge_cases(html):
-    root = lxml.html.document_fromstring(f"<html><body>{html}</body></html>")
+    root = _page(html)
     _assert_same_texts(root)
 
 
@@ -284,7 +288,7 @@ def test_render_text_matches_on_text_edge_cases(html):
     "<div class='x'></div><span>s</span><font color=red>f</font><center>c<p>p</p></center>",
 ])
 def test_render_html_matches_on_edge_cases(html):
-    _assert_same_html(lxml.html.document_fromstring(f"<html><body>{html}</body></html>"))
+    _assert_same_html(_page(html))
 
 
 def test_render_text_leaves_trees_with_comments_to_the_python_walk():
@@ -305,7 +309,7 @@ def test_render_text_leaves_trees_with_comments_to_the_python_walk():
     "text under body<div><body>inner body text</body></div>",
 ])
 def test_text_walks_match_on_edge_cases(html):
-    _assert_same_runs(lxml.html.document_fromstring(f"<html><body>{html}</body></html>"))
+    _assert_same_runs(_page(html))
 
 
 def test_the_compiled_walks_hide_the_same_elements_as_page_texts():

@@ -101,45 +101,51 @@ cdef inline bint _is_mark(unsigned int c) noexcept nogil:
     return False
 
 
+cdef struct _Stripped:
+    # A stream of text read as one string, to count its characters once stripped (``str.strip``).
+    long total       # characters read
+    long leading     # whitespace before the first other character
+    long trailing    # whitespace after the last other character
+    long marks       # punctuation marks (set_punctuation's)
+    bint seen_other
+
+
+cdef void _read_stripped(_Stripped* counts, const unsigned char* s) noexcept nogil:
+    cdef unsigned int c
+    cdef int length
+    while s[0]:
+        c = _decode(s, &length)
+        s += length
+        counts.total += 1
+        if _is_space(c):
+            if counts.seen_other:
+                counts.trailing += 1
+            else:
+                counts.leading += 1
+        else:
+            counts.seen_other = True
+            counts.trailing = 0
+            if _is_mark(c):
+                counts.marks += 1
+
+
 cdef struct _RunCounts:
     long chars        # characters of the stripped run
     long marks        # punctuation marks among them
 
 
 cdef _RunCounts _count_run(tree.xmlNode* node) noexcept nogil:
-    """Counts of the text run starting at ``node`` (text nodes joined, then stripped).
-
-    The stripped length is the run's characters minus its leading whitespace (counted until the
-    first other character) and its trailing whitespace (the whitespace after the last other one).
-    """
+    """Counts of the text run starting at ``node`` (text nodes joined, then stripped)."""
+    cdef _Stripped stripped
     cdef _RunCounts counts
-    counts.chars = 0
-    counts.marks = 0
-    cdef long total = 0, leading = 0, trailing = 0
-    cdef bint seen_other = False
-    cdef const unsigned char* s
-    cdef unsigned int c
-    cdef int length
+    stripped.total = stripped.leading = stripped.trailing = stripped.marks = 0
+    stripped.seen_other = False
     while node != NULL and _is_text(node):
-        s = <const unsigned char*> node.content
-        if s != NULL:
-            while s[0]:
-                c = _decode(s, &length)
-                s += length
-                total += 1
-                if _is_space(c):
-                    if seen_other:
-                        trailing += 1
-                    else:
-                        leading += 1
-                else:
-                    seen_other = True
-                    trailing = 0
-                    if _is_mark(c):
-                        counts.marks += 1
+        if node.content != NULL:
+            _read_stripped(&stripped, <const unsigned char*> node.content)
         node = node.next
-    if seen_other:
-        counts.chars = total - leading - trailing
+    counts.chars = stripped.total - stripped.leading - stripped.trailing if stripped.seen_other else 0
+    counts.marks = stripped.marks
     return counts
 
 
@@ -586,23 +592,29 @@ cdef int _write_run(_Lines* lines, tree.xmlNode* node) except -1:
     return 0
 
 
-cdef bint _plain_subtree(tree.xmlNode* top) noexcept nogil:
-    """Only elements without a namespace and text nodes below ``top`` (no comment, PI, entity...)."""
+cdef inline tree.xmlNode* _after(tree.xmlNode* top, tree.xmlNode* node, bint enter) noexcept nogil:
+    """The node after ``node`` in document order inside ``top``'s subtree, NULL past its end;
+    ``node``'s children first when ``enter``. No recursion: parent links lead back up."""
+    if enter and node.children != NULL:
+        return node.children
+    while node != top and node.next == NULL:
+        node = node.parent
+    return NULL if node == top else node.next
+
+
+cdef bint _plain(tree.xmlNode* top, bint comments) noexcept nogil:
+    """Only elements without a namespace and text nodes below ``top`` (no entity or other node;
+    comments and processing instructions only with ``comments``)."""
     cdef tree.xmlNode* node = top
-    while True:
+    while node != NULL:
         if node.type == tree.XML_ELEMENT_NODE:
             if node.ns != NULL:
                 return False
-            if node.children != NULL:
-                node = node.children
-                continue
-        elif node.type != tree.XML_TEXT_NODE:
+        elif node.type != tree.XML_TEXT_NODE and not (
+                comments and (node.type == tree.XML_COMMENT_NODE or node.type == tree.XML_PI_NODE)):
             return False
-        while node != top and node.next == NULL:
-            node = node.parent
-        if node == top:
-            return True
-        node = node.next
+        node = _after(top, node, node.type == tree.XML_ELEMENT_NODE)
+    return True
 
 
 cdef bint _is_block(dict blocks, block_tags, tree.xmlNode* node) except -1:
@@ -634,7 +646,7 @@ def render_text(nodes, block_tags):
     lines.size = lines.capacity = 0
     lines.line_open = lines.pending_space = lines.any_line = False
     for element in nodes:
-        if not _plain_subtree(element._c_node):
+        if not _plain(element._c_node, False):
             return None
     try:
         for element in nodes:
@@ -752,44 +764,77 @@ cdef inline bint _hides_text(tree.xmlNode* node) noexcept nogil:
     return _named(node, "script") or _named(node, "style") or _named(node, "noscript")
 
 
-def visible_runs(cetree._Element root, Py_ssize_t max_chars):
-    """page_texts.visible_runs: the text nodes below a <body> of ``root`` whose parent is not a
-    script, style or noscript, each whitespace-collapsed, until their size passes ``max_chars``.
+# A walk over the text nodes below a <body> (``descendant::body/descendant::text()``, each once).
+cdef struct _BodyTexts:
+    tree.xmlNode* top
+    tree.xmlNode* node      # the node last returned (NULL before the first)
+    Py_ssize_t in_body      # the <body> elements open around ``node``
+    bint odd                # stopped at a node other than an element, text, comment or PI
 
-    None when the tree holds a node other than an element, text, comment or processing
-    instruction (the XPath then reads the texts).
-    """
-    cdef tree.xmlNode* top = root._c_node
-    cdef tree.xmlNode* node = top
-    cdef Py_ssize_t in_body = 0, size = 0
-    runs = []
+
+cdef inline tree.xmlNode* _leave_body_node(_BodyTexts* walk, tree.xmlNode* node) noexcept nogil:
+    """The node after ``node`` and its subtree, leaving every ancestor it ends (NULL at the end)."""
     while True:
+        if node != walk.top and _named(node, "body"):
+            walk.in_body -= 1
+        if node == walk.top:
+            return NULL
+        if node.next != NULL:
+            return node.next
+        node = node.parent
+
+
+cdef tree.xmlNode* _next_body_text(_BodyTexts* walk) noexcept nogil:
+    """The next text (or CDATA) node below a <body>, NULL at the end (or when ``walk.odd``)."""
+    cdef tree.xmlNode* node = walk.top if walk.node == NULL else _leave_body_node(walk, walk.node)
+    while node != NULL:
         if node.type == tree.XML_ELEMENT_NODE:
-            if node != top and _named(node, "body"):
-                in_body += 1
+            if node != walk.top and _named(node, "body"):
+                walk.in_body += 1
             if node.children != NULL:
                 node = node.children
                 continue
         elif node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE:
-            if in_body and not _hides_text(node.parent):
-                found = _collapsed(node, False)
-                if found is not None:
-                    runs.append(found[0])
-                    size += <Py_ssize_t> found[1] + 1
-                    if size > max_chars:
-                        return runs
+            if walk.in_body:
+                walk.node = node
+                return node
         elif node.type != tree.XML_COMMENT_NODE and node.type != tree.XML_PI_NODE:
-            return None
-        # leave the node, and every ancestor it was the last child of
-        while True:
-            if node != top and _named(node, "body"):
-                in_body -= 1
-            if node == top:
-                return runs
-            if node.next != NULL:
-                node = node.next
-                break
-            node = node.parent
+            walk.odd = True
+            return NULL
+        node = _leave_body_node(walk, node)
+    return NULL
+
+
+cdef inline void _start_body_texts(_BodyTexts* walk, tree.xmlNode* top) noexcept nogil:
+    walk.top = top
+    walk.node = NULL
+    walk.in_body = 0
+    walk.odd = False
+
+
+def visible_runs(cetree._Element root, Py_ssize_t max_chars):
+    """page_texts.visible_runs: the text nodes below a <body> of ``root`` whose parent is not a
+    script, style or noscript, each whitespace-collapsed, until their size passes ``max_chars``.
+
+    None when the walk meets a node other than an element, text, comment or processing
+    instruction first (the XPath then reads the texts).
+    """
+    cdef _BodyTexts walk
+    cdef tree.xmlNode* node
+    cdef Py_ssize_t size = 0
+    runs = []
+    _start_body_texts(&walk, root._c_node)
+    while True:
+        node = _next_body_text(&walk)
+        if node == NULL:
+            return None if walk.odd else runs
+        if not _hides_text(node.parent):
+            found = _collapsed(node, False)
+            if found is not None:
+                runs.append(found[0])
+                size += <Py_ssize_t> found[1] + 1
+                if size > max_chars:
+                    return runs
 
 
 def link_free_runs(cetree._Element body, Py_ssize_t max_chars, is_foreign):
@@ -810,7 +855,7 @@ def link_free_runs(cetree._Element body, Py_ssize_t max_chars, is_foreign):
     cdef object document = body._doc
     cdef bint skip
     runs = []
-    if not _plain_walk(top):
+    if not _plain(top, True):
         return None
     found = _collapsed(top.children, True)
     if found is not None:
@@ -904,26 +949,6 @@ cdef inline tree.xmlNode* _next_walked(tree.xmlNode* node) noexcept nogil:
     return node
 
 
-cdef bint _plain_walk(tree.xmlNode* top) noexcept nogil:
-    """Only elements without a namespace, text, comments and PIs below ``top``."""
-    cdef tree.xmlNode* node = top
-    while True:
-        if node.type == tree.XML_ELEMENT_NODE:
-            if node.ns != NULL:
-                return False
-            if node.children != NULL:
-                node = node.children
-                continue
-        elif node.type != tree.XML_TEXT_NODE and node.type != tree.XML_COMMENT_NODE \
-                and node.type != tree.XML_PI_NODE:
-            return False
-        while node != top and node.next == NULL:
-            node = node.parent
-        if node == top:
-            return True
-        node = node.next
-
-
 cdef bint _may_be_foreign(tree.xmlNode* node) noexcept nogil:
     """Could dates._foreign_test's is_foreign say yes: a footer, aside or nav, or a class or id?"""
     cdef tree.xmlAttr* attribute
@@ -944,19 +969,13 @@ def count_nodes(cetree._Element root, Py_ssize_t limit):
     cdef tree.xmlNode* top = root._c_node
     cdef tree.xmlNode* node = top
     cdef Py_ssize_t count = 0
-    while True:
+    while node != NULL:
         if cetree._isElement(node):
             count += 1
             if count > limit:
                 return count
-            if node.type == tree.XML_ELEMENT_NODE and node.children != NULL:
-                node = node.children
-                continue
-        while node != top and node.next == NULL:
-            node = node.parent
-        if node == top:
-            return count
-        node = node.next
+        node = _after(top, node, node.type == tree.XML_ELEMENT_NODE)
+    return count
 
 
 def select_attributes(cetree._Element root, dict chosen, tuple tests):
@@ -1102,20 +1121,14 @@ cdef bint _is_empty_block(tree.xmlNode* top) noexcept nogil:
     if not has_child:
         return True
     node = top
-    while True:
+    while node != NULL:
         if node.type == tree.XML_ELEMENT_NODE and node != top and _named(node, "img"):
             return False
         if (node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE) and \
                 not _blank_run(node, False):
             return False
-        if node.type == tree.XML_ELEMENT_NODE and node.children != NULL:
-            node = node.children
-            continue
-        while node != top and node.next == NULL:
-            node = node.parent
-        if node == top:
-            return True
-        node = node.next
+        node = _after(top, node, node.type == tree.XML_ELEMENT_NODE)
+    return True
 
 
 def empty_blocks(cetree._Element wrapper):
@@ -1277,94 +1290,49 @@ def body_texts_starting(cetree._Element root, str word):
 
     None when the tree holds a node other than an element, text, comment or PI.
     """
-    cdef tree.xmlNode* top = root._c_node
-    cdef tree.xmlNode* node = top
+    cdef _BodyTexts walk
+    cdef tree.xmlNode* node
     cdef tree.xmlNode* owner
-    cdef Py_ssize_t in_body = 0
     cdef bytes prefix = word.encode("utf-8")
     cdef size_t prefix_length = len(prefix)
     cdef const char* s
     cdef object document = root._doc
     found = []
+    _start_body_texts(&walk, root._c_node)
     while True:
-        if node.type == tree.XML_ELEMENT_NODE:
-            if node != top and _named(node, "body"):
-                in_body += 1
-            if node.children != NULL:
-                node = node.children
-                continue
-        elif node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE:
-            if in_body and node.content != NULL:
-                s = <const char*> node.content
-                while _is_xml_space(<unsigned char> s[0]):
-                    s += 1
-                if strncmp(s, <const char*> prefix, prefix_length) == 0:
-                    owner = node.prev
-                    while owner != NULL and not cetree._isElement(owner):
-                        owner = owner.prev
-                    is_tail = owner != NULL
-                    if owner == NULL:
-                        owner = node.parent
-                        while owner != NULL and not cetree._isElement(owner):
-                            owner = owner.parent
-                    text = PyUnicode_DecodeUTF8(<const char*> node.content, strlen(<const char*> node.content), NULL)
-                    found.append((text, None if owner == NULL else cetree.elementFactory(document, owner), is_tail))
-        elif node.type != tree.XML_COMMENT_NODE and node.type != tree.XML_PI_NODE:
-            return None
-        while True:
-            if node != top and _named(node, "body"):
-                in_body -= 1
-            if node == top:
-                return found
-            if node.next != NULL:
-                node = node.next
-                break
-            node = node.parent
-
-
-cdef struct _Stripped:
-    # A stream of text read as one string, to count its characters once stripped (``str.strip``).
-    long total       # characters read
-    long leading     # whitespace before the first other character
-    long trailing    # whitespace after the last other character
-    bint seen_other
-
-
-cdef void _read_stripped(_Stripped* counts, const unsigned char* s) noexcept nogil:
-    cdef unsigned int c
-    cdef int length
-    while s[0]:
-        c = _decode(s, &length)
-        s += length
-        counts.total += 1
-        if _is_space(c):
-            if counts.seen_other:
-                counts.trailing += 1
-            else:
-                counts.leading += 1
-        else:
-            counts.seen_other = True
-            counts.trailing = 0
+        node = _next_body_text(&walk)
+        if node == NULL:
+            return None if walk.odd else found
+        if node.content == NULL:
+            continue
+        s = <const char*> node.content
+        while _is_xml_space(<unsigned char> s[0]):
+            s += 1
+        if strncmp(s, <const char*> prefix, prefix_length) != 0:
+            continue
+        owner = node.prev
+        while owner != NULL and not cetree._isElement(owner):
+            owner = owner.prev
+        is_tail = owner != NULL
+        if owner == NULL:
+            owner = node.parent
+            while owner != NULL and not cetree._isElement(owner):
+                owner = owner.parent
+        text = PyUnicode_DecodeUTF8(<const char*> node.content, strlen(<const char*> node.content), NULL)
+        found.append((text, None if owner == NULL else cetree.elementFactory(document, owner), is_tail))
 
 
 cdef long _text_content_length(tree.xmlNode* top) noexcept nogil:
     """``len(element.text_content().strip())``: the subtree's text nodes read as one string."""
     cdef _Stripped counts
     cdef tree.xmlNode* node = top
-    counts.total = counts.leading = counts.trailing = 0
+    counts.total = counts.leading = counts.trailing = counts.marks = 0
     counts.seen_other = False
-    while True:
+    while node != NULL:
         if node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE:
             if node.content != NULL:
                 _read_stripped(&counts, <const unsigned char*> node.content)
-        elif node.children != NULL and (node.type == tree.XML_ELEMENT_NODE or node == top):
-            node = node.children
-            continue
-        while node != top and node.next == NULL:
-            node = node.parent
-        if node == top:
-            break
-        node = node.next
+        node = _after(top, node, node.type == tree.XML_ELEMENT_NODE or node == top)
     return counts.total - counts.leading - counts.trailing if counts.seen_other else 0
 
 
@@ -1378,25 +1346,17 @@ def link_counts(nodes):
     cdef tree.xmlNode* node
     cdef long total = 0, links = 0, count = 0
     for element in nodes:
-        if not _plain_subtree(element._c_node):
+        if not _plain(element._c_node, False):
             return None
     for element in nodes:
         top = element._c_node
         total += _text_content_length(top)
         node = top
-        while True:
-            if node.type == tree.XML_ELEMENT_NODE:
-                if _named(node, "a"):
-                    links += _text_content_length(node)
-                    count += 1
-                if node.children != NULL:
-                    node = node.children
-                    continue
-            while node != top and node.next == NULL:
-                node = node.parent
-            if node == top:
-                break
-            node = node.next
+        while node != NULL:
+            if node.type == tree.XML_ELEMENT_NODE and _named(node, "a"):
+                links += _text_content_length(node)
+                count += 1
+            node = _after(top, node, node.type == tree.XML_ELEMENT_NODE)
     return total, links, count
 
 
@@ -1454,7 +1414,7 @@ def collapsed_texts(elements):
     cdef tree.xmlNode* node
     cdef _Lines lines
     for element in elements:
-        if not _plain_subtree(element._c_node):
+        if not _plain(element._c_node, False):
             return None
     texts = []
     lines.data = NULL
@@ -1465,18 +1425,11 @@ def collapsed_texts(elements):
             lines.line_open = lines.pending_space = lines.any_line = False
             top = element._c_node
             node = top
-            while True:
+            while node != NULL:
                 if node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE:
                     if node.content != NULL:
                         _write_words(&lines, <const unsigned char*> node.content)
-                elif node.children != NULL:
-                    node = node.children
-                    continue
-                while node != top and node.next == NULL:
-                    node = node.parent
-                if node == top:
-                    break
-                node = node.next
+                node = _after(top, node, node.type == tree.XML_ELEMENT_NODE)
             texts.append(lines.data[:lines.size].decode("utf-8") if lines.size else "")
     finally:
         free(lines.data)
