@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from newscrawl.extract import fastwalk, metadata, page_texts
+from newscrawl.extract import fastwalk, metadata, page_texts, title
 from newscrawl.extract.dates import _foreign_test
 from newscrawl.extract.content import _candidate_scores
 from newscrawl.extract.density import DensityTable, guarded_log
@@ -118,6 +118,11 @@ def _assert_same_runs(root) -> None:
         assert fastwalk.compiled.body_texts_starting(root, word) == [
             (str(node), node.getparent(), node.is_tail) for node in page_texts._BODY_TEXT_NODES(root)
             if str(node).lstrip(" \t\r\n").startswith(word)]
+    elements = list(root.iter(lxml.etree.Element))
+    for element in elements[::max(1, len(elements) // 12)]:
+        for max_chars, skip in ((0, None), (60, None), (400, _foreign_test(DEFAULT_OPTIONS)), (10**9, None)):
+            assert fastwalk.compiled.following_runs(element, max_chars, skip, title._INVISIBLE_TAGS) == \
+                list(title.iter_following_texts(element, max_chars, skip))
     body = page_texts.first_body(root)
     for max_chars in (0, 40, 400, 10**9):
         assert fastwalk.compiled.visible_runs(root, max_chars) == \
@@ -314,6 +319,14 @@ def test_text_walks_match_on_edge_cases(html):
 
 def test_the_compiled_walks_hide_the_same_elements_as_page_texts():
     assert page_texts._HIDDEN_PARENTS == {"script", "style", "noscript"}   # named in _fastwalk.pyx
+
+
+def test_following_runs_leave_namespaced_elements_to_the_python_walk():
+    root = _page("<h1>Head</h1><p>after</p>")
+    lxml.etree.SubElement(root.find("body"), "{http://www.w3.org/2000/svg}svg").text = "drawing"
+    heading = root.find(".//h1")
+    assert fastwalk.compiled.following_runs(heading, 100, None, title._INVISIBLE_TAGS) is None
+    assert title.following_texts(heading, 100) == ["after", "drawing"]
 
 
 def test_link_free_runs_leave_namespaced_elements_to_the_python_walk():

@@ -1434,3 +1434,140 @@ def collapsed_texts(elements):
     finally:
         free(lines.data)
     return texts
+
+
+cdef class _Runs:
+    """The runs title.iter_following_texts yields, collected up to a size (see following_runs)."""
+    cdef list runs
+    cdef Py_ssize_t size, max_chars
+    cdef object skip, invisible
+    cdef object document
+    cdef dict tags
+    cdef bint odd           # met a node that lxml's iterwalk may treat otherwise (an entity reference)
+
+    cdef bint add(self, tree.xmlNode* node) except -1:
+        """Add ``" ".join(run.split())`` of the text run from ``node`` when it has words; True once
+        the size reaches max_chars (the caller stops there)."""
+        cdef _Lines lines
+        cdef Py_ssize_t i, characters = 0
+        if node == NULL or not _is_text(node):
+            return False
+        lines.data = NULL
+        lines.size = lines.capacity = 0
+        lines.line_open = lines.pending_space = lines.any_line = False
+        try:
+            while node != NULL and _is_text(node):
+                if node.content != NULL:
+                    _write_words(&lines, <const unsigned char*> node.content)
+                node = node.next
+            if lines.size:
+                for i in range(lines.size):
+                    if (<unsigned char> lines.data[i] & 0xC0) != 0x80:
+                        characters += 1
+                self.runs.append(lines.data[:lines.size].decode("utf-8"))
+                self.size += characters + 1
+        finally:
+            free(lines.data)
+        return self.size >= self.max_chars
+
+    cdef bint hidden(self, tree.xmlNode* node) except -1:
+        """An invisible element, or one ``skip`` drops (asked only about visible elements)."""
+        if _tag_of(self.tags, node) in self.invisible:
+            return True
+        return self.skip is not None and bool(self.skip(cetree.elementFactory(self.document, node)))
+
+    cdef bint block(self, tree.xmlNode* top) except -1:
+        """title._block_texts of ``top`` (its tail included); True when the size is reached or
+        the walk meets what it leaves to Python (``odd``: an entity reference, a namespaced element).
+
+        lxml's iterwalk, replayed with its own stack of open elements: an element's text at its
+        start, a child's tail at the child's end (a skipped child's too), a comment's or PI's
+        tail at its event.
+        """
+        cdef tree.xmlNode* child
+        cdef tree.xmlNode** open_nodes = NULL
+        cdef Py_ssize_t depth = 0, capacity = 0
+        if top.type == tree.XML_ENTITY_REF_NODE or (top.type == tree.XML_ELEMENT_NODE and top.ns != NULL):
+            self.odd = True
+            return True
+        if top.type != tree.XML_ELEMENT_NODE or self.hidden(top):
+            return self.add(top.next)
+        if self.add(top.children):
+            return True
+        try:
+            child = _first_element_like(top)
+            while True:
+                if child == NULL:                     # the end of the innermost open element
+                    if depth == 0:
+                        return self.add(top.next)
+                    depth -= 1
+                    if self.add(open_nodes[depth].next):
+                        return True
+                    child = _next_element_like(open_nodes[depth])
+                    continue
+                if child.type == tree.XML_ENTITY_REF_NODE or (child.type == tree.XML_ELEMENT_NODE and child.ns != NULL):
+                    self.odd = True
+                    return True
+                if child.type == tree.XML_ELEMENT_NODE and not self.hidden(child):
+                    if self.add(child.children):
+                        return True
+                    if depth == capacity:
+                        capacity = 2 * capacity + 16
+                        open_nodes = <tree.xmlNode**> realloc(open_nodes, capacity * sizeof(tree.xmlNode*))
+                        if open_nodes == NULL:
+                            raise MemoryError()
+                    open_nodes[depth] = child
+                    depth += 1
+                    child = _first_element_like(child)
+                    continue
+                if self.add(child.next):             # a skipped element, a comment or a PI: its tail
+                    return True
+                child = _next_element_like(child)
+        finally:
+            free(open_nodes)
+
+
+cdef inline tree.xmlNode* _first_element_like(tree.xmlNode* node) noexcept nogil:
+    """The first child lxml counts as an element (element, comment, PI, entity reference)."""
+    node = node.children
+    while node != NULL and not cetree._isElement(node):
+        node = node.next
+    return node
+
+
+cdef inline tree.xmlNode* _next_element_like(tree.xmlNode* node) noexcept nogil:
+    node = node.next
+    while node != NULL and not cetree._isElement(node):
+        node = node.next
+    return node
+
+
+def following_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisible_tags):
+    """title.iter_following_texts' runs, all of them up to ``max_chars`` (as a list): the
+    element's tail, the runs of its following siblings (``_block_texts``), then the same from
+    its parent, and up. ``skip`` is called in the same order as there. None when a walked
+    block holds an entity reference (the Python walk then runs).
+    """
+    cdef _Runs runs = _Runs()
+    cdef tree.xmlNode* node = element._c_node
+    cdef tree.xmlNode* sibling
+    runs.runs = []
+    runs.size = 0
+    runs.max_chars = max_chars
+    runs.skip = skip
+    runs.invisible = invisible_tags
+    runs.document = element._doc
+    runs.tags = {}
+    runs.odd = False
+    while node != NULL and runs.size < max_chars:
+        if runs.add(node.next):
+            return runs.runs
+        sibling = node.next
+        while sibling != NULL:
+            if cetree._isElement(sibling) and runs.block(sibling):
+                return None if runs.odd else runs.runs
+            sibling = sibling.next
+        node = node.parent
+        if node != NULL and node.type != tree.XML_ELEMENT_NODE:
+            node = NULL
+    return runs.runs

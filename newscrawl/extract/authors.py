@@ -11,7 +11,7 @@ import lxml.html
 from .metadata import PageMeta
 from .named_attributes import AttributeTest, select_attributes, words_in_values
 from .options import DEFAULT_OPTIONS, ExtractOptions
-from .title import find_byline_anchor, iter_following_texts, normalize_title, site_names_of
+from .title import find_byline_anchor, following_texts, normalize_title, site_names_of
 
 # Meta keys naming the author, best first.
 _META_AUTHOR_KEYS = ("author", "article:author", "byl", "dc.creator", "dcterms.creator",
@@ -109,7 +109,7 @@ def _from_byline(root: lxml.html.HtmlElement, page: PageMeta, options: ExtractOp
     headline = find_byline_anchor(root, page, options)   # the title search's, with the same options
     if headline is None:
         return []
-    for text in iter_following_texts(headline, _BYLINE_WINDOW_CHARS):
+    for text in following_texts(headline, _BYLINE_WINDOW_CHARS):
         match = _BYLINE_RE.search(text)
         if match:
             names = _NAMES_END_RE.sub("", match.group("names"))

@@ -239,8 +239,13 @@ def following_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -
     """Visible text runs after ``element`` (not inside it), in document order, ~max_chars.
 
     Walks siblings, then the parents' siblings, so only the window is visited.
-    ``skip(element)`` drops whole blocks (comments, link lists).
+    ``skip(element)`` drops whole blocks (comments, link lists). Walked in C when the compiled
+    walks are built (``iter_following_texts`` is the reference).
     """
+    if compiled is not None:
+        runs = compiled.following_runs(element, max_chars, skip, _INVISIBLE_TAGS)
+        if runs is not None:   # the same runs, walked in C (skip asked in the same order)
+            return runs
     return list(iter_following_texts(element, max_chars, skip))
 
 
