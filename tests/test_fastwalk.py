@@ -123,6 +123,12 @@ def _assert_same_runs(root) -> None:
         for max_chars, skip in ((0, None), (60, None), (400, _foreign_test(DEFAULT_OPTIONS)), (10**9, None)):
             assert fastwalk.compiled.following_runs(element, max_chars, skip, title._INVISIBLE_TAGS) == \
                 list(title.iter_following_texts(element, max_chars, skip))
+            preceding = fastwalk.compiled.preceding_runs(element, max_chars, skip, title._INVISIBLE_TAGS)
+            title.compiled = None
+            try:
+                assert preceding == title.preceding_texts(element, max_chars, skip)
+            finally:
+                title.compiled = fastwalk.compiled
     body = page_texts.first_body(root)
     for max_chars in (0, 40, 400, 10**9):
         assert fastwalk.compiled.visible_runs(root, max_chars) == \

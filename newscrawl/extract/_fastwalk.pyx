@@ -1571,3 +1571,89 @@ def following_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisibl
         if node != NULL and node.type != tree.XML_ELEMENT_NODE:
             node = NULL
     return runs.runs
+
+
+def preceding_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisible_tags):
+    """title.preceding_texts: the runs before ``element``, nearest first, to ~``max_chars``: each
+    preceding sibling walked in reverse document order (its tail, its children backwards, then
+    its text; invisible and skipped elements give their tail only), then the parent's own text,
+    and up. ``skip`` is asked in the same order. None at an entity reference or a namespaced
+    element (the Python walk then runs).
+    """
+    cdef _Runs runs = _Runs()
+    cdef tree.xmlNode* node = element._c_node
+    cdef tree.xmlNode* sibling
+    cdef tree.xmlNode* item
+    cdef tree.xmlNode* child
+    cdef tree.xmlNode** stack = NULL
+    cdef char* opened = NULL
+    cdef Py_ssize_t depth = 0, capacity = 0
+    runs.runs = []
+    runs.size = 0
+    runs.max_chars = max_chars
+    runs.skip = skip
+    runs.invisible = invisible_tags
+    runs.document = element._doc
+    runs.tags = {}
+    runs.odd = False
+    try:
+        while node != NULL and runs.size < max_chars:
+            sibling = node.prev
+            while sibling != NULL:
+                if not cetree._isElement(sibling):
+                    sibling = sibling.prev
+                    continue
+                depth = 0
+                item = sibling
+                while True:
+                    if item != NULL:              # push (item, not opened)
+                        if depth + 1 >= capacity:
+                            capacity = 2 * capacity + 32
+                            stack = <tree.xmlNode**> realloc(stack, capacity * sizeof(tree.xmlNode*))
+                            opened = <char*> realloc(opened, capacity)
+                            if stack == NULL or opened == NULL:
+                                raise MemoryError()
+                        stack[depth] = item
+                        opened[depth] = False
+                        depth += 1
+                        item = NULL
+                    if depth == 0:
+                        break
+                    depth -= 1
+                    item = stack[depth]
+                    if opened[depth]:
+                        if runs.add(item.children):
+                            return runs.runs
+                        item = NULL
+                        continue
+                    if item.type == tree.XML_ENTITY_REF_NODE or (item.type == tree.XML_ELEMENT_NODE and item.ns != NULL):
+                        return None
+                    if runs.add(item.next):       # the tail
+                        return runs.runs
+                    if item.type == tree.XML_ELEMENT_NODE and not runs.hidden(item):
+                        stack[depth] = item       # reopened: its text comes after its children
+                        opened[depth] = True
+                        depth += 1
+                        child = _first_element_like(item)
+                        while child != NULL:      # pushed in order: popped last first
+                            if depth + 1 >= capacity:
+                                capacity = 2 * capacity + 32
+                                stack = <tree.xmlNode**> realloc(stack, capacity * sizeof(tree.xmlNode*))
+                                opened = <char*> realloc(opened, capacity)
+                                if stack == NULL or opened == NULL:
+                                    raise MemoryError()
+                            stack[depth] = child
+                            opened[depth] = False
+                            depth += 1
+                            child = _next_element_like(child)
+                    item = NULL
+                sibling = sibling.prev
+            node = node.parent
+            if node != NULL and node.type != tree.XML_ELEMENT_NODE:
+                node = NULL
+            if node != NULL:
+                runs.add(node.children)           # the parent's own text, whatever the size
+        return runs.runs
+    finally:
+        free(stack)
+        free(opened)

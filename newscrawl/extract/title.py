@@ -297,7 +297,12 @@ def _block_texts(block, skip=None) -> Iterator[str]:
 
 
 def preceding_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -> list[str]:
-    """Visible text runs before ``element``, nearest first, ~max_chars."""
+    """Visible text runs before ``element``, nearest first, ~max_chars (walked in C when the
+    compiled walks are built; this Python walk is the reference)."""
+    if compiled is not None:
+        found = compiled.preceding_runs(element, max_chars, skip, _INVISIBLE_TAGS)
+        if found is not None:
+            return found
     runs: list[str] = []
     size = 0
     node = element
