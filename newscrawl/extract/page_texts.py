@@ -11,6 +11,7 @@ Two readings, both bounded to about ``max_chars`` characters:
 from __future__ import annotations
 
 import weakref
+from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
@@ -132,8 +133,10 @@ def _visible_runs_in_python(root: lxml.html.HtmlElement, max_chars: int) -> list
     """
     hidden = [text for text in _hidden_body_texts(root) if text.strip(_XML_SPACE)]
     texts = body_texts(root)
-    if hidden and any(texts.count(text) > hidden.count(text) for text in set(hidden)):
-        return _runs(_VISIBLE_BODY_TEXTS(root), max_chars)
+    if hidden:
+        hidden_counts = Counter(hidden)
+        if Counter(text for text in texts if text in hidden_counts) != hidden_counts:
+            return _runs(_VISIBLE_BODY_TEXTS(root), max_chars)
     runs: list[str] = []
     size, next_hidden = 0, 0
     for text in texts:
