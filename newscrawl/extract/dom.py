@@ -253,8 +253,11 @@ def _classify_named_elements(root: lxml.html.HtmlElement, options: ExtractOption
         verdicts = [_cleaning_verdict(*row, check_names) for row in values]
         return rows.sort(verdicts, _HIDDEN, _NAMED, _MARKER)
     hidden, named, markers = [], [], []
+    verdicts: dict[tuple, int] = {}
     for row, element in zip(*_cleaning_attributes_in_python(root)):
-        verdict = _cleaning_verdict(*row, check_names)
+        verdict = verdicts.get(row)
+        if verdict is None:
+            verdict = verdicts[row] = _cleaning_verdict(*row, check_names)
         if verdict & _MARKER:
             markers.append(element)
         if verdict & _HIDDEN:
