@@ -178,6 +178,35 @@ cdef class _Walk:
         free(self.parents)
 
 
+cdef class _Pending:
+    """A stack of nodes, each with a flag (opened or not): the walks that keep their own stack."""
+    cdef tree.xmlNode** nodes
+    cdef char* opened
+    cdef Py_ssize_t depth, capacity
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.opened)
+
+    cdef int push(self, tree.xmlNode* node, bint opened) except -1:
+        cdef tree.xmlNode** nodes
+        cdef char* flags
+        if self.depth == self.capacity:
+            self.capacity = 2 * self.capacity + 32
+            nodes = <tree.xmlNode**> realloc(self.nodes, self.capacity * sizeof(tree.xmlNode*))
+            if nodes == NULL:
+                raise MemoryError()
+            self.nodes = nodes
+            flags = <char*> realloc(self.opened, self.capacity)
+            if flags == NULL:
+                raise MemoryError()
+            self.opened = flags
+        self.nodes[self.depth] = node
+        self.opened[self.depth] = opened
+        self.depth += 1
+        return 0
+
+
 cdef _Walk _walk(tree.xmlNode* top):
     """The walk from ``top``, or None when an element has a namespace (its tag would need lxml's
     "{uri}name" form) or a parent link that is not the element it is a child of (a rare libxml2
@@ -639,8 +668,7 @@ def render_text(nodes, block_tags):
     cdef tree.xmlNode* following
     cdef _Lines lines
     cdef dict blocks = {}
-    cdef tree.xmlNode** open_nodes = NULL
-    cdef Py_ssize_t depth = 0, capacity = 0
+    cdef _Pending open_nodes = _Pending()
     cdef bint starting
     lines.data = NULL
     lines.size = lines.capacity = 0
@@ -654,7 +682,7 @@ def render_text(nodes, block_tags):
             _end_line(&lines)
             node = top
             starting = True
-            depth = 0
+            open_nodes.depth = 0
             while True:
                 if starting:
                     if _is_block(blocks, block_tags, node):
@@ -662,13 +690,7 @@ def render_text(nodes, block_tags):
                     _write_run(&lines, node.children)
                     following = _first_child_element(node)
                     if following != NULL:
-                        if depth == capacity:
-                            capacity = 2 * capacity + 64
-                            open_nodes = <tree.xmlNode**> realloc(open_nodes, capacity * sizeof(tree.xmlNode*))
-                            if open_nodes == NULL:
-                                raise MemoryError()
-                        open_nodes[depth] = node
-                        depth += 1
+                        open_nodes.push(node, False)
                         node = following
                         continue
                 # the end of ``node``
@@ -682,13 +704,12 @@ def render_text(nodes, block_tags):
                     node = following
                     starting = True
                 else:
-                    depth -= 1
-                    node = open_nodes[depth]
+                    open_nodes.depth -= 1
+                    node = open_nodes.nodes[open_nodes.depth]
                     starting = False
         return lines.data[:lines.size].decode("utf-8") if lines.size else ""
     finally:
         free(lines.data)
-        free(open_nodes)
 
 
 cdef inline bint _is_xml_space(unsigned char byte) noexcept nogil:
@@ -1485,8 +1506,7 @@ cdef class _Runs:
         tail at its event.
         """
         cdef tree.xmlNode* child
-        cdef tree.xmlNode** open_nodes = NULL
-        cdef Py_ssize_t depth = 0, capacity = 0
+        cdef _Pending open_nodes = _Pending()
         if top.type == tree.XML_ENTITY_REF_NODE or (top.type == tree.XML_ELEMENT_NODE and top.ns != NULL):
             self.odd = True
             return True
@@ -1494,37 +1514,28 @@ cdef class _Runs:
             return self.add(top.next)
         if self.add(top.children):
             return True
-        try:
-            child = _first_element_like(top)
-            while True:
-                if child == NULL:                     # the end of the innermost open element
-                    if depth == 0:
-                        return self.add(top.next)
-                    depth -= 1
-                    if self.add(open_nodes[depth].next):
-                        return True
-                    child = _next_element_like(open_nodes[depth])
-                    continue
-                if child.type == tree.XML_ENTITY_REF_NODE or (child.type == tree.XML_ELEMENT_NODE and child.ns != NULL):
-                    self.odd = True
+        child = _first_element_like(top)
+        while True:
+            if child == NULL:                     # the end of the innermost open element
+                if open_nodes.depth == 0:
+                    return self.add(top.next)
+                open_nodes.depth -= 1
+                if self.add(open_nodes.nodes[open_nodes.depth].next):
                     return True
-                if child.type == tree.XML_ELEMENT_NODE and not self.hidden(child):
-                    if self.add(child.children):
-                        return True
-                    if depth == capacity:
-                        capacity = 2 * capacity + 16
-                        open_nodes = <tree.xmlNode**> realloc(open_nodes, capacity * sizeof(tree.xmlNode*))
-                        if open_nodes == NULL:
-                            raise MemoryError()
-                    open_nodes[depth] = child
-                    depth += 1
-                    child = _first_element_like(child)
-                    continue
-                if self.add(child.next):             # a skipped element, a comment or a PI: its tail
+                child = _next_element_like(open_nodes.nodes[open_nodes.depth])
+                continue
+            if child.type == tree.XML_ENTITY_REF_NODE or (child.type == tree.XML_ELEMENT_NODE and child.ns != NULL):
+                self.odd = True
+                return True
+            if child.type == tree.XML_ELEMENT_NODE and not self.hidden(child):
+                if self.add(child.children):
                     return True
-                child = _next_element_like(child)
-        finally:
-            free(open_nodes)
+                open_nodes.push(child, False)
+                child = _first_element_like(child)
+                continue
+            if self.add(child.next):             # a skipped element, a comment or a PI: its tail
+                return True
+            child = _next_element_like(child)
 
 
 cdef inline tree.xmlNode* _first_element_like(tree.xmlNode* node) noexcept nogil:
@@ -1542,15 +1553,8 @@ cdef inline tree.xmlNode* _next_element_like(tree.xmlNode* node) noexcept nogil:
     return node
 
 
-def following_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisible_tags):
-    """title.iter_following_texts' runs, all of them up to ``max_chars`` (as a list): the
-    element's tail, the runs of its following siblings (``_block_texts``), then the same from
-    its parent, and up. ``skip`` is called in the same order as there. None when a walked
-    block holds an entity reference (the Python walk then runs).
-    """
+cdef _Runs _start_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisible_tags):
     cdef _Runs runs = _Runs()
-    cdef tree.xmlNode* node = element._c_node
-    cdef tree.xmlNode* sibling
     runs.runs = []
     runs.size = 0
     runs.max_chars = max_chars
@@ -1559,6 +1563,18 @@ def following_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisibl
     runs.document = element._doc
     runs.tags = {}
     runs.odd = False
+    return runs
+
+
+def following_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisible_tags):
+    """title.iter_following_texts' runs, all of them up to ``max_chars`` (as a list): the
+    element's tail, the runs of its following siblings (``_block_texts``), then the same from
+    its parent, and up. ``skip`` is called in the same order as there. None when a walked
+    block holds an entity reference (the Python walk then runs).
+    """
+    cdef _Runs runs = _start_runs(element, max_chars, skip, invisible_tags)
+    cdef tree.xmlNode* node = element._c_node
+    cdef tree.xmlNode* sibling
     while node != NULL and runs.size < max_chars:
         if runs.add(node.next):
             return runs.runs
@@ -1580,80 +1596,38 @@ def preceding_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisibl
     and up. ``skip`` is asked in the same order. None at an entity reference or a namespaced
     element (the Python walk then runs).
     """
-    cdef _Runs runs = _Runs()
+    cdef _Runs runs = _start_runs(element, max_chars, skip, invisible_tags)
+    cdef _Pending pending = _Pending()
     cdef tree.xmlNode* node = element._c_node
     cdef tree.xmlNode* sibling
     cdef tree.xmlNode* item
     cdef tree.xmlNode* child
-    cdef tree.xmlNode** stack = NULL
-    cdef char* opened = NULL
-    cdef Py_ssize_t depth = 0, capacity = 0
-    runs.runs = []
-    runs.size = 0
-    runs.max_chars = max_chars
-    runs.skip = skip
-    runs.invisible = invisible_tags
-    runs.document = element._doc
-    runs.tags = {}
-    runs.odd = False
-    try:
-        while node != NULL and runs.size < max_chars:
-            sibling = node.prev
-            while sibling != NULL:
-                if not cetree._isElement(sibling):
-                    sibling = sibling.prev
-                    continue
-                depth = 0
-                item = sibling
-                while True:
-                    if item != NULL:              # push (item, not opened)
-                        if depth + 1 >= capacity:
-                            capacity = 2 * capacity + 32
-                            stack = <tree.xmlNode**> realloc(stack, capacity * sizeof(tree.xmlNode*))
-                            opened = <char*> realloc(opened, capacity)
-                            if stack == NULL or opened == NULL:
-                                raise MemoryError()
-                        stack[depth] = item
-                        opened[depth] = False
-                        depth += 1
-                        item = NULL
-                    if depth == 0:
-                        break
-                    depth -= 1
-                    item = stack[depth]
-                    if opened[depth]:
+    while node != NULL and runs.size < max_chars:
+        sibling = node.prev
+        while sibling != NULL:
+            if cetree._isElement(sibling):
+                pending.push(sibling, False)
+                while pending.depth:
+                    pending.depth -= 1
+                    item = pending.nodes[pending.depth]
+                    if pending.opened[pending.depth]:   # its text, after its children
                         if runs.add(item.children):
                             return runs.runs
-                        item = NULL
                         continue
                     if item.type == tree.XML_ENTITY_REF_NODE or (item.type == tree.XML_ELEMENT_NODE and item.ns != NULL):
                         return None
-                    if runs.add(item.next):       # the tail
+                    if runs.add(item.next):             # its tail
                         return runs.runs
                     if item.type == tree.XML_ELEMENT_NODE and not runs.hidden(item):
-                        stack[depth] = item       # reopened: its text comes after its children
-                        opened[depth] = True
-                        depth += 1
+                        pending.push(item, True)
                         child = _first_element_like(item)
-                        while child != NULL:      # pushed in order: popped last first
-                            if depth + 1 >= capacity:
-                                capacity = 2 * capacity + 32
-                                stack = <tree.xmlNode**> realloc(stack, capacity * sizeof(tree.xmlNode*))
-                                opened = <char*> realloc(opened, capacity)
-                                if stack == NULL or opened == NULL:
-                                    raise MemoryError()
-                            stack[depth] = child
-                            opened[depth] = False
-                            depth += 1
+                        while child != NULL:            # pushed in order: popped last first
+                            pending.push(child, False)
                             child = _next_element_like(child)
-                    item = NULL
-                sibling = sibling.prev
-            node = node.parent
-            if node != NULL and node.type != tree.XML_ELEMENT_NODE:
-                node = NULL
-            if node != NULL:
-                runs.add(node.children)           # the parent's own text, whatever the size
-        return runs.runs
-    finally:
-        free(stack)
-        free(opened)
+            sibling = sibling.prev
+        node = node.parent
+        if node != NULL and node.type != tree.XML_ELEMENT_NODE:
+            node = NULL
+        if node != NULL:
+            runs.add(node.children)                     # the parent's own text, whatever the size
+    return runs.runs
