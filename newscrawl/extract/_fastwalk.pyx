@@ -163,6 +163,14 @@ cdef inline tree.xmlNode* _next_element(tree.xmlNode* node) noexcept nogil:
     return node
 
 
+cdef inline tree.xmlNode* _first_element_like(tree.xmlNode* node) noexcept nogil:
+    """The first child lxml counts as an element (element, comment, PI, entity reference)."""
+    node = node.children
+    while node != NULL and not cetree._isElement(node):
+        node = node.next
+    return node
+
+
 cdef list _int_list(long* values, Py_ssize_t size):
     return [values[i] for i in range(size)]
 
@@ -567,6 +575,13 @@ cdef struct _Lines:
     bint any_line        # a line was written before
 
 
+cdef inline void _start_lines(_Lines* lines) noexcept nogil:
+    """An empty _Lines (its buffer is grown on the first write)."""
+    lines.data = NULL
+    lines.size = lines.capacity = 0
+    lines.line_open = lines.pending_space = lines.any_line = False
+
+
 cdef int _grow(_Lines* lines, Py_ssize_t extra) except -1:
     cdef char* data
     if lines.size + extra <= lines.capacity:
@@ -670,9 +685,7 @@ def render_text(nodes, block_tags):
     cdef dict blocks = {}
     cdef _Pending open_nodes = _Pending()
     cdef bint starting
-    lines.data = NULL
-    lines.size = lines.capacity = 0
-    lines.line_open = lines.pending_space = lines.any_line = False
+    _start_lines(&lines)
     for element in nodes:
         if not _plain(element._c_node, False):
             return None
@@ -716,30 +729,12 @@ cdef inline bint _is_xml_space(unsigned char byte) noexcept nogil:
     return byte == 32 or byte == 9 or byte == 13 or byte == 10
 
 
-cdef object _collapsed(tree.xmlNode* node, bint whole_run):
-    """``" ".join(text.split())`` of a text node (``whole_run``: of the run of text nodes from
-    ``node``, as lxml's ``.text``/``.tail`` join them), or None when it is only XML whitespace
-    (``not text.strip(" \\t\\r\\n")``). Returns (run, its length in characters)."""
+cdef tuple _words_of(tree.xmlNode* node, bint whole_run):
+    """(``" ".join(text.split())``, its length in characters) of the text node ``node``, or with
+    ``whole_run`` of the run of text nodes from it (as lxml's ``.text``/``.tail`` join them)."""
     cdef _Lines lines
-    cdef tree.xmlNode* first = node
-    cdef const unsigned char* s
-    cdef bint blank = True
     cdef Py_ssize_t characters = 0, i
-    while node != NULL and _is_text(node) and blank:
-        s = <const unsigned char*> node.content
-        if s != NULL:
-            while s[0]:
-                if not _is_xml_space(s[0]):
-                    blank = False
-                    break
-                s += 1
-        node = node.next if whole_run else NULL
-    if blank:
-        return None
-    lines.data = NULL
-    lines.size = lines.capacity = 0
-    lines.line_open = lines.pending_space = lines.any_line = False
-    node = first
+    _start_lines(&lines)
     try:
         while node != NULL and _is_text(node):
             if node.content != NULL:
@@ -748,9 +743,25 @@ cdef object _collapsed(tree.xmlNode* node, bint whole_run):
         for i in range(lines.size):
             if (<unsigned char> lines.data[i] & 0xC0) != 0x80:
                 characters += 1
-        return lines.data[:lines.size].decode("utf-8"), characters
+        return (lines.data[:lines.size].decode("utf-8") if lines.size else ""), characters
     finally:
         free(lines.data)
+
+
+cdef object _collapsed(tree.xmlNode* node, bint whole_run):
+    """``_words_of(node, whole_run)``, or None when the text is only XML whitespace
+    (``not text.strip(" \t\r\n")``: page_texts' test; other whitespace gives an empty run)."""
+    cdef tree.xmlNode* first = node
+    cdef const unsigned char* s
+    while node != NULL and _is_text(node):
+        s = <const unsigned char*> node.content
+        if s != NULL:
+            while s[0]:
+                if not _is_xml_space(s[0]):
+                    return _words_of(first, whole_run)
+                s += 1
+        node = node.next if whole_run else NULL
+    return None
 
 
 cdef int _write_words(_Lines* lines, const unsigned char* s) except -1:
@@ -891,7 +902,7 @@ def link_free_runs(cetree._Element body, Py_ssize_t max_chars, is_foreign):
         open_nodes[0] = top
         shows[0] = True
         depth = 1
-        node = _first_walked_child(top)
+        node = _first_element_like(top)
         while True:
             if node == NULL:
                 # the end of the innermost open element
@@ -901,7 +912,7 @@ def link_free_runs(cetree._Element body, Py_ssize_t max_chars, is_foreign):
                     return runs
                 if shows[depth - 1]:
                     size = _add_tail(runs, node, size)
-                node = _next_walked(node)
+                node = _next_element_like(node)
                 continue
             if node.type == tree.XML_ELEMENT_NODE:
                 if size > max_chars:
@@ -912,7 +923,7 @@ def link_free_runs(cetree._Element body, Py_ssize_t max_chars, is_foreign):
                     skip = is_foreign(cetree.elementFactory(document, node))
                 if skip:
                     # its end: nothing (a skipped block's tail is skipped too)
-                    node = _next_walked(node)
+                    node = _next_element_like(node)
                     continue
                 if depth == capacity:
                     capacity *= 2
@@ -928,7 +939,7 @@ def link_free_runs(cetree._Element body, Py_ssize_t max_chars, is_foreign):
                         size += <Py_ssize_t> found[1] + 1
                 open_nodes[depth] = node
                 depth += 1
-                node = _first_walked_child(node)
+                node = _first_element_like(node)
                 continue
             # a comment or processing instruction: only its tail is text
             if size > max_chars:
@@ -936,7 +947,7 @@ def link_free_runs(cetree._Element body, Py_ssize_t max_chars, is_foreign):
             opened = NULL
             if shows[depth - 1]:
                 size = _add_tail(runs, node, size)
-            node = _next_walked(node)
+            node = _next_element_like(node)
     finally:
         free(open_nodes)
         free(shows)
@@ -948,26 +959,6 @@ cdef Py_ssize_t _add_tail(list runs, tree.xmlNode* node, Py_ssize_t size) except
         return size
     runs.append(found[0])
     return size + <Py_ssize_t> found[1] + 1
-
-
-cdef inline bint _walked(tree.xmlNode* node) noexcept nogil:
-    """Does lxml's iterwalk stop at this node (an element, comment or processing instruction)?"""
-    return node.type == tree.XML_ELEMENT_NODE or node.type == tree.XML_COMMENT_NODE \
-        or node.type == tree.XML_PI_NODE
-
-
-cdef inline tree.xmlNode* _first_walked_child(tree.xmlNode* node) noexcept nogil:
-    node = node.children
-    while node != NULL and not _walked(node):
-        node = node.next
-    return node
-
-
-cdef inline tree.xmlNode* _next_walked(tree.xmlNode* node) noexcept nogil:
-    node = node.next
-    while node != NULL and not _walked(node):
-        node = node.next
-    return node
 
 
 cdef bint _may_be_foreign(tree.xmlNode* node) noexcept nogil:
@@ -1438,11 +1429,10 @@ def collapsed_texts(elements):
         if not _plain(element._c_node, False):
             return None
     texts = []
-    lines.data = NULL
-    lines.capacity = 0
+    _start_lines(&lines)
     try:
         for element in elements:
-            lines.size = 0
+            lines.size = 0   # the buffer is reused
             lines.line_open = lines.pending_space = lines.any_line = False
             top = element._c_node
             node = top
@@ -1469,26 +1459,11 @@ cdef class _Runs:
     cdef bint add(self, tree.xmlNode* node) except -1:
         """Add ``" ".join(run.split())`` of the text run from ``node`` when it has words; True once
         the size reaches max_chars (the caller stops there)."""
-        cdef _Lines lines
-        cdef Py_ssize_t i, characters = 0
-        if node == NULL or not _is_text(node):
-            return False
-        lines.data = NULL
-        lines.size = lines.capacity = 0
-        lines.line_open = lines.pending_space = lines.any_line = False
-        try:
-            while node != NULL and _is_text(node):
-                if node.content != NULL:
-                    _write_words(&lines, <const unsigned char*> node.content)
-                node = node.next
-            if lines.size:
-                for i in range(lines.size):
-                    if (<unsigned char> lines.data[i] & 0xC0) != 0x80:
-                        characters += 1
-                self.runs.append(lines.data[:lines.size].decode("utf-8"))
+        if node != NULL and _is_text(node):
+            words, characters = _words_of(node, True)
+            if characters:
+                self.runs.append(words)
                 self.size += characters + 1
-        finally:
-            free(lines.data)
         return self.size >= self.max_chars
 
     cdef bint hidden(self, tree.xmlNode* node) except -1:
@@ -1536,14 +1511,6 @@ cdef class _Runs:
             if self.add(child.next):             # a skipped element, a comment or a PI: its tail
                 return True
             child = _next_element_like(child)
-
-
-cdef inline tree.xmlNode* _first_element_like(tree.xmlNode* node) noexcept nogil:
-    """The first child lxml counts as an element (element, comment, PI, entity reference)."""
-    node = node.children
-    while node != NULL and not cetree._isElement(node):
-        node = node.next
-    return node
 
 
 cdef inline tree.xmlNode* _next_element_like(tree.xmlNode* node) noexcept nogil:

@@ -96,8 +96,11 @@ class DensityTable:
         if counts is not None:   # the same lists, counted in C (fastwalk.py)
             (self.elements, self.tag_names, self.text, self.link_text, self.tags, self.link_tags,
              self.punctuation, self.paragraphs, self.longest_run, self.compiled_counts) = counts
+            self._index_elements()
         else:
             self._count_in_python(root)
+
+    def _index_elements(self) -> None:
         # Keyed by id(): the list keeps every proxy alive (so ids stay unique) and is
         # the only owner, freed last-to-first, deepest first. Proxies freed ancestors
         # first cost O(depth) each in lxml: minutes on a 100,000-deep page.
@@ -106,7 +109,7 @@ class DensityTable:
     def _count_in_python(self, root) -> None:
         """The counts, walking the proxies (the reference for ``_fastwalk.density_counts``)."""
         self.elements = list(root.iter(lxml.etree.Element))
-        self.position = dict(zip(map(id, self.elements), range(len(self.elements))))
+        self._index_elements()   # the pass below finds each parent's slot by it
         size = len(self.elements)
         self.text = [0] * size
         self.link_text = [0] * size
