@@ -303,10 +303,13 @@ def _cleaning_attributes_in_python(root: lxml.html.HtmlElement) -> tuple[list[tu
     holding one of those attributes, in document order. One read of each element's attribute
     names (``keys()``), then only the values of those with a judged attribute (``items()``
     would build every value, long links too). An element whose only attribute is a class
-    (58% of those over ../shared/eval) needs no other read.
+    (58% of those over ../shared/eval) needs no other read. Every proxy is held until the
+    walk is done, so they are freed deepest first (see DensityTable: proxies freed as the walk
+    goes cost O(depth) each, minutes on a 100,000-deep tree).
     """
     values, elements = [], []
-    for element in root.iter(lxml.etree.Element):
+    every = list(root.iter(lxml.etree.Element))
+    for element in every:
         keys = element.keys()
         if keys == _CLASS_ONLY:
             values.append((element.tag, element.get("class"), None, None, False, None, None))
