@@ -75,7 +75,7 @@ def _assert_same_rows(root) -> None:
     python_values, python_elements = _cleaning_attributes_in_python(root)
     assert values == list(dict.fromkeys(python_values))   # the distinct ones, in the order first met
     # each distinct row's verdict number is its index: sort then gives each element its row
-    sorted_rows = rows.sort(list(range(len(values))), 0, 0, -1)[2]
+    sorted_rows = rows.sort(list(range(len(values))), 0, 0, 0, -1)[3]
     assert sorted_rows == [element for row, element in zip(python_values, python_elements) if values.index(row)]
     words = ("date", "a", "e", "x", "新", "")
     chosen = {}
@@ -266,8 +266,10 @@ def test_cleaning_rows_hold_the_values_clean_tree_judges():
         ("div", "share", "bar", "display:none", False, None, None),
         ("span", None, None, None, True, "true", "articleBody"),
     ]
-    hidden, named, marked = rows.sort([4, 3], 2, 4, 1)   # bits: 2 hidden, 4 named, 1 marked
-    assert named == [root.find(".//div")] and hidden == marked == [root.find(".//span")]
+    hidden, named, reviewed, marked = rows.sort([4, 3], 2, 4, 8, 1)   # bits: 2 hidden, 4 named, 8 reviewed, 1 marked
+    assert named == [root.find(".//div")] and hidden == marked == [root.find(".//span")] and reviewed == []
+    hidden, named, reviewed, marked = rows.sort([8, 0], 2, 4, 8, 1)
+    assert reviewed == [root.find(".//div")] and hidden == named == marked == []
 
 
 @settings(max_examples=500, deadline=None)

@@ -451,11 +451,13 @@ cdef class _Rows:
         free(self.indexes)
         free(self.kinds)
 
-    def sort(self, verdicts, Py_ssize_t hidden_bit, Py_ssize_t named_bit, Py_ssize_t marker_bit):
-        """(hidden, named, marked) elements in document order, by the verdict of each row's values
-        (``verdicts[k]``, bits: hidden wins over named; marked goes with either)."""
+    def sort(self, verdicts, Py_ssize_t hidden_bit, Py_ssize_t named_bit, Py_ssize_t reviewed_bit,
+             Py_ssize_t marker_bit):
+        """(hidden, named, reviewed, marked) elements in document order, by the verdict of each
+        row's values (``verdicts[k]``, bits: hidden wins over named, named over reviewed; marked
+        goes with any)."""
         cdef Py_ssize_t row, verdict
-        hidden, named, marked = [], [], []
+        hidden, named, reviewed, marked = [], [], [], []
         for row in range(self.count):
             verdict = verdicts[self.kinds[row]]
             if not verdict:
@@ -467,7 +469,9 @@ cdef class _Rows:
                 hidden.append(element)
             elif verdict & named_bit:
                 named.append(element)
-        return hidden, named, marked
+            elif verdict & reviewed_bit:
+                reviewed.append(element)
+        return hidden, named, reviewed, marked
 
 
 def cleaning_attributes(cetree._Element root):

@@ -226,19 +226,23 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
     lxml.etree.strip_elements(root, *NOISE_TAGS, *FORM_FIELD_TAGS, lxml.etree.Comment,
                               lxml.etree.ProcessingInstruction, with_tail=False)
     doomed = [form for form in tagged_elements(root, "form") if _form_is_noise(form, options)]
-    hidden, named, markers = _classify_named_elements(root, options)
+    hidden, named, reviewed, markers = _classify_named_elements(root, options)
     doomed += hidden
-    if named:
+    if named or reviewed:
         protected = _article_holders(root, markers)
-        for element in named:
+        doomed += [element for element in named if element not in protected]
+        for element in reviewed:
             if element not in protected and not _is_heading_section(element):
                 doomed.append(element)
                 doomed.extend(block for block in comment_section_after(element) if block not in protected)
     drop_elements(root, doomed)
 
 
-def _classify_named_elements(root: lxml.html.HtmlElement, options: ExtractOptions) -> tuple[list, list, list]:
-    """(hidden elements, elements named like boilerplate, elements with the marker itemprop), in document order.
+def _classify_named_elements(root: lxml.html.HtmlElement, options: ExtractOptions
+                             ) -> tuple[list, list, list, list]:
+    """(hidden elements, elements named like boilerplate, those of them to review, elements with the
+    marker itemprop), in document order. Reviewed are the named elements that may be a heading
+    section or a comments heading (``_may_be_kept_or_widened``), the others need no second look.
 
     The elements holding one of the judged attributes come with their values from one walk, in C
     when it is built (fastwalk.py): there the distinct values are judged once each (pages repeat
@@ -251,8 +255,8 @@ def _classify_named_elements(root: lxml.html.HtmlElement, options: ExtractOption
     if found is not None:
         values, rows = found
         verdicts = [_cleaning_verdict(*row, check_names) for row in values]
-        return rows.sort(verdicts, _HIDDEN, _NAMED, _MARKER)
-    hidden, named, markers = [], [], []
+        return rows.sort(verdicts, _HIDDEN, _NAMED, _REVIEWED, _MARKER)
+    hidden, named, reviewed, markers = [], [], [], []
     verdicts: dict[tuple, int] = {}
     for row, element in zip(*_cleaning_attributes_in_python(root)):
         verdict = verdicts.get(row)
@@ -264,11 +268,14 @@ def _classify_named_elements(root: lxml.html.HtmlElement, options: ExtractOption
             hidden.append(element)
         elif verdict & _NAMED:
             named.append(element)
-    return hidden, named, markers
+        elif verdict & _REVIEWED:
+            reviewed.append(element)
+    return hidden, named, reviewed, markers
 
 
-# What _cleaning_verdict says of an element (bits).
-_MARKER, _HIDDEN, _NAMED = 1, 2, 4
+# What _cleaning_verdict says of an element (bits): named like boilerplate is _NAMED, or
+# _REVIEWED when the element may still be kept or take its siblings with it.
+_MARKER, _HIDDEN, _NAMED, _REVIEWED = 1, 2, 4, 8
 
 
 def _cleaning_verdict(tag: str, classes: str | None, ident: str | None, style: str | None, has_hidden: bool,
@@ -285,14 +292,22 @@ def _cleaning_verdict(tag: str, classes: str | None, ident: str | None, style: s
         if has_hidden_class(classes):
             return verdict | _HIDDEN
         if check_names and tag not in _NEVER_UNLIKELY_TAGS and is_unlikely_name(f"{classes} {ident}"):
-            return verdict | _NAMED
+            return verdict | (_REVIEWED if _may_be_kept_or_widened(tag, classes, ident) else _NAMED)
         return verdict
     class_verdict = _class_verdict(classes or "")
     if class_verdict == _HIDING_CLASS:
         return verdict | _HIDDEN
     if class_verdict == _UNLIKELY_CLASS and check_names and tag not in _NEVER_UNLIKELY_TAGS:
-        return verdict | _NAMED
+        return verdict | (_REVIEWED if _may_be_kept_or_widened(tag, classes, None) else _NAMED)
     return verdict
+
+
+def _may_be_kept_or_widened(tag: str, classes: str | None, ident: str | None) -> bool:
+    """Could an element named like boilerplate be a heading section (``_is_heading_section``: an id
+    of enough words) or a comments heading (``comment_section_after``: h2-h4)? Those two rules
+    read the element's children or siblings; for the other named elements (almost all) clean_tree
+    skips them."""
+    return (ident is not None and ident.count("-") + 1 >= SECTION_SLUG_MIN_WORDS) or tag in _SECTION_HEADING_TAGS
 
 
 def _cleaning_attributes_in_python(root: lxml.html.HtmlElement) -> tuple[list[tuple], list]:
