@@ -283,6 +283,22 @@ def test_control_character_scan_matches_the_regex(text):
     assert fastwalk.compiled.holds_control_characters(data) == (_CONTROL_CHARS_RE.search(text) is not None)
 
 
+@pytest.mark.parametrize("size", [1, 2, 3, 4095, 4096, 4097, 4098, 8192, 10000])
+def test_control_character_scan_finds_one_anywhere_in_a_long_text(size):
+    """The scan tests the bytes in chunks: a character at a chunk's edge, or the three bytes of
+    U+FFFF split over two chunks, or at the very end, is found all the same."""
+    for unit in ("中文 text\n\t", "ascii\r\n\t"):
+        plain = (unit * size)[:size]
+        assert not fastwalk.compiled.holds_control_characters(plain.encode("utf-8"))
+        for bad in ("\x01", "\x1f", "\ufffe", "\uffff"):
+            for position in {0, size // 2, size - 1, 4094, 4095, 4096}:
+                if 0 <= position < size:
+                    data = (plain[:position] + bad + plain[position:]).encode("utf-8")
+                    assert fastwalk.compiled.holds_control_characters(data), (unit, bad, position)
+    data = b"x" * 4094 + "\uffff".encode("utf-8") + b"x" * 10   # EF BF | BF across the 4096 edge
+    assert data[4094:4097] == b"\xef\xbf\xbf" and fastwalk.compiled.holds_control_characters(data)
+
+
 @pytest.mark.parametrize("html", [
     "<p>a\x0bb\x1cc\u2028d\x85e\u3000f\rg</p><p>line\none\n\n two </p><p> \u00a0 </p>",
     "<div>lead<p>para<b>bold</b>tail</p>after<br>break<ul><li>one<li>two</ul>end</div>",

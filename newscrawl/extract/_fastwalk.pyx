@@ -11,6 +11,7 @@ an element's text is the run of text (and CDATA) nodes at the start of its child
 tail the run right after it; runs are joined (stripping a comment leaves two text nodes
 side by side). ``str.strip()`` is Python's: the Unicode whitespace of ``_is_space``.
 """
+from cpython.ref cimport PyObject
 from libc.stdlib cimport calloc, free, malloc, realloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.math cimport M_E, log, log10, pow, sqrt
@@ -356,7 +357,7 @@ def density_counts(cetree._Element root, container_tags):
     cdef long* longest
     cdef _RunCounts run
     cdef bint is_link
-    cdef dict tag_cache = {}
+    cdef _TagNames tag_cache = _TagNames()
     cdef _Counts kept
     try:
         # T, LT, TG, LTG, Sb, PNum, longest: seven columns of ``size`` counts.
@@ -396,7 +397,7 @@ def density_counts(cetree._Element root, container_tags):
                     longest[p] = run.chars
         document = root._doc
         elements = [cetree.elementFactory(document, nodes[i]) for i in range(size)]
-        names = [_tag_of(tag_cache, nodes[i]) for i in range(size)]
+        names = [tag_cache.of(nodes[i]) for i in range(size)]
         kept = _Counts()
         kept.size = size
         kept.kinds = <char*> malloc(max(size, 1))
@@ -494,7 +495,7 @@ def cleaning_attributes(cetree._Element root):
     cdef tree.xmlAttr* attribute
     cdef tree.xmlAttr* found[_JUDGED]
     cdef bint wanted, hidden
-    cdef dict tags = {}
+    cdef _TagNames tags = _TagNames()
     cdef dict seen = {}
     cdef _Rows rows = _Rows()
     rows.walk = walk
@@ -521,7 +522,7 @@ def cleaning_attributes(cetree._Element root):
             attribute = attribute.next
         if not wanted:
             continue
-        row = (_tag_of(tags, node), _value(node, found[_CLASS]), _value(node, found[_ID]),
+        row = (tags.of(node), _value(node, found[_CLASS]), _value(node, found[_ID]),
                _value(node, found[_STYLE]), hidden, _value(node, found[_ARIA_HIDDEN]),
                _value(node, found[_ITEMPROP]))
         kind = seen.get(row)
@@ -550,20 +551,34 @@ cdef inline object _value(tree.xmlNode* node, tree.xmlAttr* attribute):
     return cetree.attributeValue(node, attribute)
 
 
+# Bytes holds_control_characters tests between its looks at the result: the loop over one
+# chunk has no branch, so the C compiler turns it into vector instructions (the byte-by-byte
+# loop with early exits took 1.5% of extract()'s time over ../shared/eval, 2026-11-26).
+cdef enum:
+    _CONTROL_SCAN_CHUNK = 4096
+
+
 def holds_control_characters(const unsigned char[::1] data):
     """Does this UTF-8 text hold a character of dom._CONTROL_CHARS_RE?
 
     That is a C0 control other than tab, newline and carriage return (one byte each in UTF-8),
     or U+FFFE / U+FFFF (EF BF BE, EF BF BF: no other character's bytes hold these three in a row).
     """
-    cdef Py_ssize_t i, size = data.shape[0]
-    cdef unsigned char byte
-    for i in range(size):
-        byte = data[i]
-        if byte < 0x20:
-            if byte != 0x09 and byte != 0x0a and byte != 0x0d:
-                return True
-        elif byte == 0xEF and i + 2 < size and data[i + 1] == 0xBF and (data[i + 2] == 0xBE or data[i + 2] == 0xBF):
+    cdef Py_ssize_t start, end, i, size = data.shape[0]
+    cdef const unsigned char* s
+    cdef unsigned char found = 0   # one byte, as the tested bytes: 16 of them per vector instruction
+    if size == 0:
+        return False
+    s = &data[0]
+    for start in range(0, size, _CONTROL_SCAN_CHUNK):
+        end = min(start + _CONTROL_SCAN_CHUNK, size - 2)
+        for i in range(start, end):
+            found |= <unsigned char> (((s[i] < 0x20) & (s[i] != 0x09) & (s[i] != 0x0a) & (s[i] != 0x0d)) |
+                                      ((s[i] == 0xEF) & (s[i + 1] == 0xBF) & (s[i + 2] >= 0xBE)))
+        if found:
+            return True
+    for i in range(max(size - 2, 0), size):   # the last two bytes: too few for U+FFFE/U+FFFF
+        if s[i] < 0x20 and s[i] != 0x09 and s[i] != 0x0a and s[i] != 0x0d:
             return True
     return False
 
@@ -1068,15 +1083,38 @@ cdef bint _blank_run(tree.xmlNode* node, bint whole_run) noexcept nogil:
     return True
 
 
-cdef str _tag_of(dict tags, tree.xmlNode* node):
-    key = <size_t> node.name
-    tag = tags.get(key)
-    if tag is None:
-        tag = tags[key] = (<bytes> node.name).decode("utf-8")
-    return tag
+# Slots of _TagNames' table (a power of two): a page has some 30 to 60 distinct tags.
+cdef enum:
+    _TAG_SLOTS = 128
 
 
-cdef bint _holds_only_inline(tree.xmlNode* node, dict tags, block_tags) except -1:
+cdef class _TagNames:
+    """Elements' tag names as str, each made once per walk: libxml2 keeps one copy of each
+    name per document, so its address is the key. A table of _TAG_SLOTS addresses answers
+    without making a Python int per element (a dict keyed by the address took 2% of
+    extract()'s time over ../shared/eval, 2026-11-26); the dict keeps every name made, and
+    answers when two names share a slot."""
+    cdef const_xmlChar* keys[_TAG_SLOTS]
+    cdef PyObject* values[_TAG_SLOTS]   # borrowed: ``made`` holds them
+    cdef dict made
+
+    def __cinit__(self):
+        self.made = {}
+
+    cdef str of(self, tree.xmlNode* node):
+        cdef size_t address = <size_t> node.name
+        cdef Py_ssize_t slot = (address ^ (address >> 7)) & (_TAG_SLOTS - 1)
+        if self.keys[slot] == node.name and node.name != NULL:
+            return <str> self.values[slot]
+        tag = self.made.get(address)
+        if tag is None:
+            tag = self.made[address] = (<bytes> node.name).decode("utf-8")
+        self.keys[slot] = node.name
+        self.values[slot] = <PyObject*> tag
+        return tag
+
+
+cdef bint _holds_only_inline(tree.xmlNode* node, _TagNames tags, block_tags) except -1:
     """output._holds_only_inline: some text or a child, and no block-level child but <br>."""
     cdef tree.xmlNode* child = node.children
     cdef bint has_child = False
@@ -1084,7 +1122,7 @@ cdef bint _holds_only_inline(tree.xmlNode* node, dict tags, block_tags) except -
         if cetree._isElement(child):
             has_child = True
             if child.type == tree.XML_ELEMENT_NODE:
-                tag = _tag_of(tags, child)
+                tag = tags.of(child)
                 if tag in block_tags and tag != "br":
                     return False
         child = child.next
@@ -1106,12 +1144,12 @@ def render_plan(cetree._Element wrapper, block_tags, kept_tags):
     cdef Py_ssize_t i
     cdef tree.xmlNode* node
     cdef tree.xmlNode* top = wrapper._c_node
-    cdef dict tags = {}
+    cdef _TagNames tags = _TagNames()
     cdef object document = wrapper._doc
     plan = []
     for i in range(walk.size):
         node = walk.nodes[i]
-        tag = _tag_of(tags, node)
+        tag = tags.of(node)
         renamed = None
         if tag == "h1":
             renamed = "h2"
@@ -1384,12 +1422,12 @@ def tagged_elements(cetree._Element root, tags, hidden_tags):
     if walk is None:
         return None
     cdef Py_ssize_t i
-    cdef dict names = {}
+    cdef _TagNames names = _TagNames()
     cdef object document = root._doc
     found = {tag: [] for tag in tags}
     hidden = found["hidden"] = []
     for i in range(walk.size):
-        tag = _tag_of(names, walk.nodes[i])
+        tag = names.of(walk.nodes[i])
         elements = found.get(tag)
         if elements is None or tag == "hidden":
             continue
@@ -1457,7 +1495,7 @@ cdef class _Runs:
     cdef Py_ssize_t size, max_chars
     cdef object skip, invisible
     cdef object document
-    cdef dict tags
+    cdef _TagNames tags
     cdef bint odd           # met a node that lxml's iterwalk may treat otherwise (an entity reference)
 
     cdef bint add(self, tree.xmlNode* node) except -1:
@@ -1472,7 +1510,7 @@ cdef class _Runs:
 
     cdef bint hidden(self, tree.xmlNode* node) except -1:
         """An invisible element, or one ``skip`` drops (asked only about visible elements)."""
-        if _tag_of(self.tags, node) in self.invisible:
+        if self.tags.of(node) in self.invisible:
             return True
         return self.skip is not None and bool(self.skip(cetree.elementFactory(self.document, node)))
 
@@ -1532,7 +1570,7 @@ cdef _Runs _start_runs(cetree._Element element, Py_ssize_t max_chars, skip, invi
     runs.skip = skip
     runs.invisible = invisible_tags
     runs.document = element._doc
-    runs.tags = {}
+    runs.tags = _TagNames()
     runs.odd = False
     return runs
 
