@@ -232,3 +232,16 @@ def test_a_linked_word_wrapped_in_a_span_inside_a_sentence_stays():
                 "would start in the spring and last about two years, street by street.</p>")
     text = extract(_page(f"<div class='story'><p>{STORY[0]}</p>{sentence}<p>{STORY[1]}</p><p>{STORY[2]}</p></div>")).text
     assert "Riverside Water said on Tuesday" in text
+
+
+def test_a_pop_up_layer_inside_the_story_is_left_out():
+    """A layer named with the whole token 'pop' (a share QR code's pop-up) is page furniture;
+    'pop' inside a longer word ('popular-science') is not."""
+    story = ("<div class='story'>" + "".join(f"<p>{p}</p>" for p in STORY[:2])
+             + "<div class='wx-qrcode-pop'><div class='text'>Scan the code with WeChat<br>to share with friends"
+               "</div><a class='close'>x</a></div>"
+             + f"<p class='popular-science'>{STORY[2]}</p><p>{STORY[3]}</p></div>")
+    text = extract(_page(story)).text
+    for paragraph in STORY:
+        assert paragraph in text
+    assert "Scan the code" not in text and "share with friends" not in text

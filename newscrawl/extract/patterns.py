@@ -49,7 +49,8 @@ PUNCTUATION = frozenset(
 
 # Class/id names of boilerplate blocks (Readability's "unlikely candidates", extended
 # with Chinese portal names such as 'xgyd' 相关阅读 and 'pinglun' 评论, and author-bio boxes:
-# token F1 dragnet +0.0011, readability +0.0005, cleaneval -0.0001, 2026-11-22). Long words match
+# token F1 dragnet +0.0011, readability +0.0005, cleaneval -0.0001, 2026-11-22; the token 'pop' of pop-up
+# layers such as a share QR code's: cx_zh +0.0066, dragnet -0.0001, 2026-11-26). Long words match
 # anywhere in the name (camelCase 'commentContent' too); short ones only as whole tokens, after a
 # separator: search the names with a space in front (dom.is_unlikely_name). The long words are
 # grouped by their first letters and every alternative starts with a character, not with
@@ -61,7 +62,7 @@ UNLIKELY_BLOCK_RE = re.compile(
     r"p(?:romo|aywall|agination|opup)|re(?:spond|lated|commend)|"
     r"s(?:har(?:ing|e-?bar|ethis)|ocial|ponsor|ubscri|ignup|ide-?bar)|widget|"
     r"[\s_-](?:share|sns|ads?|ad-?slot|banner|reply|menu|nav|foot|footer|skip|tags?|"
-    r"tag-?list|keywords|crumbs?|pager|xgyd|xgxw|pinglun|fenxiang|tuijian)(?:$|[\s_-])",
+    r"tag-?list|keywords|crumbs?|pager|pop|xgyd|xgxw|pinglun|fenxiang|tuijian)(?:$|[\s_-])",
     re.I,
 )
 # Class/id names of reader comments: removed even when the name also says "content"
