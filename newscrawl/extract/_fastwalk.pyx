@@ -1509,10 +1509,12 @@ cdef class _Runs:
         return self.size >= self.max_chars
 
     cdef bint hidden(self, tree.xmlNode* node) except -1:
-        """An invisible element, or one ``skip`` drops (asked only about visible elements)."""
+        """An invisible element, or one ``skip`` drops (asked only about visible elements that
+        ``_may_be_foreign`` lets through: ``skip`` is dates' is_foreign)."""
         if self.tags.of(node) in self.invisible:
             return True
-        return self.skip is not None and bool(self.skip(cetree.elementFactory(self.document, node)))
+        return self.skip is not None and _may_be_foreign(node) and \
+            bool(self.skip(cetree.elementFactory(self.document, node)))
 
     cdef bint block(self, tree.xmlNode* top) except -1:
         """title._block_texts of ``top`` (its tail included); True when the size is reached or
@@ -1578,8 +1580,9 @@ cdef _Runs _start_runs(cetree._Element element, Py_ssize_t max_chars, skip, invi
 def following_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisible_tags):
     """title.iter_following_texts' runs, all of them up to ``max_chars`` (as a list): the
     element's tail, the runs of its following siblings (``_block_texts``), then the same from
-    its parent, and up. ``skip`` is called in the same order as there. None when a walked
-    block holds an entity reference (the Python walk then runs).
+    its parent, and up. ``skip`` is called in the same order as there, except on the elements
+    it must say no to (``_may_be_foreign``: not a footer, aside or nav, no class or id). None
+    when a walked block holds an entity reference (the Python walk then runs).
     """
     cdef _Runs runs = _start_runs(element, max_chars, skip, invisible_tags)
     cdef tree.xmlNode* node = element._c_node
@@ -1602,8 +1605,8 @@ def preceding_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisibl
     """title.preceding_texts: the runs before ``element``, nearest first, to ~``max_chars``: each
     preceding sibling walked in reverse document order (its tail, its children backwards, then
     its text; invisible and skipped elements give their tail only), then the parent's own text,
-    and up. ``skip`` is asked in the same order. None at an entity reference or a namespaced
-    element (the Python walk then runs).
+    and up. ``skip`` is asked in the same order (not on the elements ``_may_be_foreign`` rules
+    out). None at an entity reference or a namespaced element (the Python walk then runs).
     """
     cdef _Runs runs = _start_runs(element, max_chars, skip, invisible_tags)
     cdef _Pending pending = _Pending()

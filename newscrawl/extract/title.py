@@ -239,8 +239,10 @@ def following_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -
     """Visible text runs after ``element`` (not inside it), in document order, ~max_chars.
 
     Walks siblings, then the parents' siblings, so only the window is visited.
-    ``skip(element)`` drops whole blocks (comments, link lists). Walked in C when the compiled
-    walks are built (``iter_following_texts`` is the reference).
+    ``skip(element)`` drops whole blocks (comments, link lists): dates' is_foreign, which says
+    no to an element that is not a footer, aside or nav and has no class or id; the C walk
+    does not ask it about those. Walked in C when the compiled walks are built
+    (``iter_following_texts`` is the reference).
     """
     if compiled is not None:
         runs = compiled.following_runs(element, max_chars, skip, _INVISIBLE_TAGS)
@@ -298,7 +300,8 @@ def _block_texts(block, skip=None) -> Iterator[str]:
 
 def preceding_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -> list[str]:
     """Visible text runs before ``element``, nearest first, ~max_chars (walked in C when the
-    compiled walks are built; this Python walk is the reference)."""
+    compiled walks are built; this Python walk is the reference). ``skip``: as for
+    ``following_texts``."""
     if compiled is not None:
         found = compiled.preceding_runs(element, max_chars, skip, _INVISIBLE_TAGS)
         if found is not None:
