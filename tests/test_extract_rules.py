@@ -245,3 +245,21 @@ def test_a_pop_up_layer_inside_the_story_is_left_out():
     for paragraph in STORY:
         assert paragraph in text
     assert "Scan the code" not in text and "share with friends" not in text
+
+
+def test_a_one_link_paragraph_followed_by_prose_stays_in_the_text_flow():
+    """Crossheads that link to a full story, each followed by its summary, are part of the
+    article; a one-link paragraph that ends the story ("Read more: ...") is still a teaser."""
+    heads = ["证监会：继续推进长期资金入市", "证监会：证金公司将增资扩股"]
+    bodies = ["证监会新闻发言人3日表示，证监会一直在支持养老基金等各类长期资金入市，下一步将继续推进各类长期资金的入市，推动长期资金与资本市场实现良性发展。",
+              "证监会新闻发言人3日表示，证金公司将进行第三次增资扩股，由现有股东进行增资，增资扩股后还将多渠道筹集资金用于扩大业务规模，维护资本市场稳定。"]
+    story = ("<div id='endText'><p>" + "；".join(bodies) + "。</p>"
+             + "".join(f"<p><a href='/15/0703/{n}.html'>{head}</a></p><p>{body}</p>"
+                       for n, (head, body) in enumerate(zip(heads, bodies)))
+             + "<p><a href='/15/0703/9.html'>延伸阅读：证监会例行发布会全文</a></p></div>")
+    html = ("<html><head><meta charset='utf-8'><title>证监会例行发布会新闻汇总</title></head><body>"
+            "<h1>证监会例行发布会新闻汇总</h1>" + story + "</body></html>")
+    text = extract(html).text
+    for head in heads:
+        assert head in text
+    assert "延伸阅读" not in text
