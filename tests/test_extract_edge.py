@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import time
+from datetime import datetime
 
 import lxml.etree
 import lxml.html
@@ -226,6 +227,20 @@ RANDOM = random.Random(20261122).randbytes(100_000)
 @pytest.mark.parametrize("data", [PNG, PDF, GZIP, RANDOM, bytes(5000)], ids=["png", "pdf", "gzip", "random", "zeros"])
 def test_non_html_bytes(data):
     _assert_no_article(extract(data))
+
+
+DATED_URL = "https://news.example.com/2018/09/02/bridge-repairs.html"
+
+
+@pytest.mark.parametrize("html", [b"", PDF, "<html><head><title>Only a head</title></head></html>"],
+                         ids=["empty", "pdf", "no-body"])
+def test_a_page_that_is_not_read_still_takes_its_date_from_the_url(html):
+    result = extract(html, url=DATED_URL)
+    _assert_no_article(result)
+    assert result.published == "2018-09-02"
+    assert extract(html, url="https://news.example.com/bridge-repairs.html").published is None
+    # a URL date after the fetch time (beyond the zones' slack) is no publish date
+    assert extract(html, url=DATED_URL, fetched_at=datetime(2018, 8, 1)).published is None
 
 
 # --- the cleaned HTML ----------------------------------------------------------------------------

@@ -29,6 +29,12 @@ def _no_article(url, reason: str, title=None, published=None, lang=None, page: P
                          schema_types=tuple(page.jsonld_types()) if page else ())
 
 
+def _unread_page(url, reason: str, fetched_at: datetime | None, opts: ExtractOptions) -> ExtractResult:
+    """No article, for a page whose content is not read (empty, too large, not HTML, no body):
+    its publish date can still come from the URL (``/2018/09/02/``), as for any page."""
+    return _no_article(url, reason, published=find_published(None, PageMeta(), url, fetched_at, opts))
+
+
 def _decode(html: str | bytes, encoding: str | None) -> str | None:
     if isinstance(html, (bytes, bytearray, memoryview)):
         data = bytes(html)
@@ -52,21 +58,21 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
     opts: ExtractOptions = make_options(**options)
     deadline = Deadline(opts.max_seconds)
     if html is None or len(html) == 0:
-        return _no_article(url, "empty_input")
+        return _unread_page(url, "empty_input", fetched_at, opts)
     if len(html) > opts.max_input_chars:
-        return _no_article(url, "too_large")
+        return _unread_page(url, "too_large", fetched_at, opts)
     text_html = _decode(html, encoding)
     if text_html is None:
-        return _no_article(url, "not_html")
+        return _unread_page(url, "not_html", fetched_at, opts)
     if too_many_attributes(text_html, opts.max_attributes_per_element):
-        return _no_article(url, "too_large")
+        return _unread_page(url, "too_large", fetched_at, opts)
     root = parse_html(text_html)
     if root is None:
-        return _no_article(url, "no_body")
+        return _unread_page(url, "no_body", fetched_at, opts)
     # Held until the page is done: without the compiled walks, one proxy per element (limits.py).
     elements = elements_within(root, opts.max_elements)
     if elements is None or deadline.passed():
-        return _no_article(url, "too_large")
+        return _unread_page(url, "too_large", fetched_at, opts)
 
     page = read_page_meta(root)
     title = find_title(root, page, opts)
