@@ -263,3 +263,18 @@ def test_a_one_link_paragraph_followed_by_prose_stays_in_the_text_flow():
     for head in heads:
         assert head in text
     assert "延伸阅读" not in text
+
+
+def test_a_box_around_the_whole_page_stays_whatever_its_name_says():
+    """The only child of <body> (and its only child...) wraps the page: its id naming comments or a
+    newsletter does not make it boilerplate. A box so named inside the page still goes."""
+    story = "".join(f"<p>{p}</p>" for p in STORY)
+    html = ("<html><head><title>Water board approves pipe replacement</title></head><body>"
+            "<div id='http://example.org/newsletters/1997/oct.htm'><div class='page'>"
+            f"<h2>Water board approves pipe replacement</h2>{story}"
+            "<div class='newsletter'><p>Sign up to our newsletter for the week's stories.</p></div>"
+            "</div></div></body></html>")
+    text = extract(html).text
+    for paragraph in STORY:
+        assert paragraph in text
+    assert "Sign up" not in text

@@ -489,7 +489,7 @@ def _article_holders(root: lxml.html.HtmlElement, marked: list) -> set:
 
     ``marked``: the elements with the marker itemprop (found by _classify_named_elements).
     """
-    holders: set = set()
+    holders: set = set(_page_wrappers(root))
     markers = [element for tag in ARTICLE_MARKER_TAGS for element in tagged_elements(root, tag)]
     for marker in [*markers, *marked]:
         if marker in holders:
@@ -500,6 +500,23 @@ def _article_holders(root: lxml.html.HtmlElement, marked: list) -> set:
                 break
             holders.add(ancestor)
     return holders
+
+
+# How far down from <body> a chain of only children is followed (_page_wrappers): page wrappers
+# sit a few levels deep; the bound keeps a page of 100,000 nested elements cheap.
+PAGE_WRAPPER_MAX_DEPTH = 10
+
+
+def _page_wrappers(root: lxml.html.HtmlElement) -> list:
+    """<body>'s only child element, that one's only child, and so on: boxes around the whole
+    page, whatever their class or id says (a wrapper id="...newsletters..." around a page, as
+    CleanEval's <text id="URL"> around each of its pages, held five pages' whole text)."""
+    wrappers = []
+    element = next(root.iterchildren("body"), None)
+    while element is not None and len(element) == 1 and len(wrappers) < PAGE_WRAPPER_MAX_DEPTH:
+        element = element[0]
+        wrappers.append(element)
+    return wrappers
 
 
 def _form_is_noise(form: lxml.html.HtmlElement, options: ExtractOptions) -> bool:
