@@ -278,3 +278,17 @@ def test_a_box_around_the_whole_page_stays_whatever_its_name_says():
     for paragraph in STORY:
         assert paragraph in text
     assert "Sign up" not in text
+
+
+def test_an_id_naming_a_footer_marks_it_whatever_its_classes_hold():
+    """id="site-foot" names the page footer; its class list holding "text" (a styling word) does
+    not keep it: its long browser notice must not be taken for the short story."""
+    story = f"<div class='story'><p>{STORY[0]}</p></div>"
+    notice = ("<div id='site-foot' class='site-foot-text-dark'><p><strong>This page is best viewed in an "
+              "up-to-date web browser with style sheets (CSS) enabled. While you will be able to view the "
+              "content of this page in your current browser, you will not be able to get the full visual "
+              "experience. Please consider upgrading your browser software or enabling style sheets (CSS) "
+              "if you are able to do so.</strong></p></div>")
+    text = extract(_page(story, around=notice)).text
+    assert STORY[0] in text
+    assert "best viewed" not in text
