@@ -292,3 +292,16 @@ def test_an_id_naming_a_footer_marks_it_whatever_its_classes_hold():
     text = extract(_page(story, around=notice)).text
     assert STORY[0] in text
     assert "best viewed" not in text
+
+
+def test_a_widget_whose_class_only_holds_text_inside_a_word_is_still_boilerplate():
+    """'context-full' holds "text" inside a word: no content name, so the gallery widget goes."""
+    slides = "".join(f"<div class='slide'><h3>Picture {n}</h3><p>Caption of picture {n} of the week's gallery, "
+                     f"with a line about the company shown.</p><span>{n}/12</span></div>" for n in range(1, 13))
+    story = (f"<div class='story'><p>{STORY[0]}</p><p>{STORY[1]}</p>"
+             f"<div class='dnd-widget-wrapper context-full type-gallery'>{slides}</div>"
+             f"<p>{STORY[2]}</p><p>{STORY[3]}</p></div>")
+    text = extract(_page(story)).text
+    for paragraph in STORY:
+        assert paragraph in text
+    assert "Caption of picture" not in text
