@@ -29,6 +29,7 @@ from .patterns import (
     COMMENT_BLOCK_TOKEN,
     COMMENT_BLOCK_TOKEN_RE,
     COMMENT_BLOCK_WORDS,
+    PAGE_WRAPPER_MAX_LEVELS,
     SECTION_SLUG_MIN_WORDS,
 )
 
@@ -508,18 +509,13 @@ def _article_holders(root: lxml.html.HtmlElement, marked: list) -> set:
     return holders
 
 
-# How far down from <body> a chain of only children is followed (_page_wrappers): page wrappers
-# sit a few levels deep; the bound keeps a page of 100,000 nested elements cheap.
-PAGE_WRAPPER_MAX_DEPTH = 10
-
-
 def _page_wrappers(root: lxml.html.HtmlElement) -> list:
     """<body>'s only child element, that one's only child, and so on: boxes around the whole
     page, whatever their class or id says (a wrapper id="...newsletters..." around a page, as
     CleanEval's <text id="URL"> around each of its pages, held five pages' whole text)."""
     wrappers = []
     element = next(root.iterchildren("body"), None)
-    while element is not None and len(element) == 1 and len(wrappers) < PAGE_WRAPPER_MAX_DEPTH:
+    while element is not None and len(element) == 1 and len(wrappers) < PAGE_WRAPPER_MAX_LEVELS:
         element = element[0]
         wrappers.append(element)
     return wrappers

@@ -154,6 +154,10 @@ SIBLING_CONTENT_TAGS = frozenset({"p", "div", "section", "h2", "h3", "h4", "h5",
 # Descendants that mark a block as holding the article (its boilerplate-like name is layout):
 # these tags, and an element with this itemprop.
 ARTICLE_MARKER_TAGS = ("h1", "article", "main")
+# Levels below <body> followed down a chain of only children: boxes around the whole page, also kept
+# whatever their name says (dom._page_wrappers). Real wrappers sit a few levels deep; the bound keeps
+# a page of 100,000 nested elements cheap.
+PAGE_WRAPPER_MAX_LEVELS = 10
 ARTICLE_MARKER_ITEMPROP = "articleBody"
 
 # Class names (whole tokens, matched lowercased) that blog engines and CMSs give the element holding
