@@ -72,11 +72,18 @@ def _assert_same_rows(root) -> None:
     assert fastwalk.compiled.attribute_rows(elements, names) == \
         [tuple(element.get(name) for name in names) for element in elements]
     values, rows = fastwalk.compiled.cleaning_attributes(root)
-    python_values, python_elements = _cleaning_attributes_in_python(root)
-    assert values == list(dict.fromkeys(python_values))   # the distinct ones, in the order first met
+    python_values, python_rows = _cleaning_attributes_in_python(root)
+    assert values == python_values   # the distinct ones, in the order first met
+    assert python_values == list(dict.fromkeys(python_values))
+    assert [python_values[kind] for kind in python_rows.kinds] == \
+        [(e.tag, e.get("class"), e.get("id"), e.get("style"), e.get("hidden") is not None, e.get("aria-hidden"),
+          e.get("itemprop")) for e in python_rows.elements]   # each element with its own row
     # each distinct row's verdict number is its index: sort then gives each element its row
     sorted_rows = rows.sort(list(range(len(values))), 0, 0, 0, -1)[3]
-    assert sorted_rows == [element for row, element in zip(python_values, python_elements) if values.index(row)]
+    assert sorted_rows == [element for element, kind in zip(python_rows.elements, python_rows.kinds) if kind]
+    for bits in ((2, 4, 8, 1), (1, 2, 4, 8)):   # each verdict routed as the reference routes it
+        verdicts = [index % 16 for index in range(len(values))]
+        assert rows.sort(verdicts, *bits) == python_rows.sort(verdicts, *bits)
     words = ("date", "a", "e", "x", "新", "")
     chosen = {}
     tables = fastwalk.compiled.attribute_values(root, _NAMES)

@@ -5,6 +5,7 @@ import codecs
 import functools
 import re
 import weakref
+from typing import NamedTuple
 
 import lxml.etree
 import lxml.html
@@ -251,27 +252,10 @@ def _classify_named_elements(root: lxml.html.HtmlElement, options: ExtractOption
     kept ones. Twice as fast as the XPath ``//*[@class or @id or ...]``, where libxml2 builds a
     node set per attribute test.
     """
-    check_names = options.remove_unlikely
     found = compiled.cleaning_attributes(root) if compiled is not None else None
-    if found is not None:
-        values, rows = found
-        verdicts = [_cleaning_verdict(*row, check_names) for row in values]
-        return rows.sort(verdicts, _HIDDEN, _NAMED, _REVIEWED, _MARKER)
-    hidden, named, reviewed, markers = [], [], [], []
-    verdicts: dict[tuple, int] = {}
-    for row, element in zip(*_cleaning_attributes_in_python(root)):
-        verdict = verdicts.get(row)
-        if verdict is None:
-            verdict = verdicts[row] = _cleaning_verdict(*row, check_names)
-        if verdict & _MARKER:
-            markers.append(element)
-        if verdict & _HIDDEN:
-            hidden.append(element)
-        elif verdict & _NAMED:
-            named.append(element)
-        elif verdict & _REVIEWED:
-            reviewed.append(element)
-    return hidden, named, reviewed, markers
+    values, rows = found if found is not None else _cleaning_attributes_in_python(root)
+    verdicts = [_cleaning_verdict(*row, options.remove_unlikely) for row in values]
+    return rows.sort(verdicts, _HIDDEN, _NAMED, _REVIEWED, _MARKER)
 
 
 # What _cleaning_verdict says of an element (bits): named like boilerplate is _NAMED, or
@@ -317,32 +301,61 @@ def _may_be_kept_or_widened(tag: str, classes: str | None, ident: str | None) ->
     return (ident is not None and ident.count("-") + 1 >= SECTION_SLUG_MIN_WORDS) or tag in _SECTION_HEADING_TAGS
 
 
-def _cleaning_attributes_in_python(root: lxml.html.HtmlElement) -> tuple[list[tuple], list]:
-    """The values of ``_fastwalk.cleaning_attributes``, and their elements, walking the proxies
-    (the reference).
+def _cleaning_attributes_in_python(root: lxml.html.HtmlElement) -> tuple[list[tuple], "_RowsInPython"]:
+    """``_fastwalk.cleaning_attributes`` walking the proxies (the reference): the distinct
+    (tag, class, id, style, has a hidden attribute, aria-hidden, itemprop) of the elements holding
+    one of those attributes, in the order first met, and those elements with the index of their row.
 
-    (tag, class, id, style, has a hidden attribute, aria-hidden, itemprop) of each element
-    holding one of those attributes, in document order. One read of each element's attribute
-    names (``keys()``), then only the values of those with a judged attribute (``items()``
-    would build every value, long links too). An element whose only attribute is a class
-    (58% of those over ../shared/eval) needs no other read. Every proxy is held until the
-    walk is done, so they are freed deepest first (see DensityTable: proxies freed as the walk
-    goes cost O(depth) each, minutes on a 100,000-deep tree).
+    One read of each element's attribute names (``keys()``), then only the values of those with
+    a judged attribute (``items()`` would build every value, long links too). An element whose
+    only attribute is a class (58% of those over ../shared/eval) needs no other read. Every proxy
+    is held until the walk is done, so they are freed deepest first (see DensityTable: proxies
+    freed as the walk goes cost O(depth) each, minutes on a 100,000-deep tree).
     """
-    values, elements = [], []
+    values, elements, kinds = [], [], []
+    seen: dict[tuple, int] = {}
     every = list(root.iter(lxml.etree.Element))
     for element in every:
         keys = element.keys()
         if keys == _CLASS_ONLY:
-            values.append((element.tag, element.get("class"), None, None, False, None, None))
+            row = (element.tag, element.get("class"), None, None, False, None, None)
         elif not _CLEANING_ATTRIBUTES.isdisjoint(keys):
             get = element.get
-            values.append((element.tag, get("class"), get("id"), get("style"), "hidden" in keys,
-                           get("aria-hidden"), get("itemprop")))
+            row = (element.tag, get("class"), get("id"), get("style"), "hidden" in keys,
+                   get("aria-hidden"), get("itemprop"))
         else:
             continue
+        kind = seen.get(row)
+        if kind is None:
+            kind = seen[row] = len(values)
+            values.append(row)
         elements.append(element)
-    return values, elements
+        kinds.append(kind)
+    return values, _RowsInPython(elements, kinds)
+
+
+class _RowsInPython(NamedTuple):
+    """The elements of ``_cleaning_attributes_in_python``'s rows, each with the index of its
+    distinct values (the reference for ``_fastwalk._Rows``)."""
+    elements: list
+    kinds: list[int]
+
+    def sort(self, verdicts: list[int], hidden_bit: int, named_bit: int, reviewed_bit: int,
+             marker_bit: int) -> tuple[list, list, list, list]:
+        """(hidden, named, reviewed, marked) elements in document order, by the verdict of each
+        row's values (bits: hidden wins over named, named over reviewed; marked goes with any)."""
+        hidden, named, reviewed, marked = [], [], [], []
+        for element, kind in zip(self.elements, self.kinds):
+            verdict = verdicts[kind]
+            if verdict & marker_bit:
+                marked.append(element)
+            if verdict & hidden_bit:
+                hidden.append(element)
+            elif verdict & named_bit:
+                named.append(element)
+            elif verdict & reviewed_bit:
+                reviewed.append(element)
+        return hidden, named, reviewed, marked
 
 
 # What the class of an element without an id says (_class_verdict).
