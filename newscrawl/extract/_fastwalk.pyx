@@ -558,6 +558,11 @@ cdef enum:
     _CONTROL_SCAN_CHUNK = 4096
 
 
+cdef inline unsigned char _is_c0_control(unsigned char byte) noexcept nogil:
+    """A C0 control other than tab, newline and carriage return; branch-free (see below)."""
+    return (byte < 0x20) & (byte != 0x09) & (byte != 0x0a) & (byte != 0x0d)
+
+
 def holds_control_characters(const unsigned char[::1] data):
     """Does this UTF-8 text hold a character of dom._CONTROL_CHARS_RE?
 
@@ -573,12 +578,11 @@ def holds_control_characters(const unsigned char[::1] data):
     for start in range(0, size, _CONTROL_SCAN_CHUNK):
         end = min(start + _CONTROL_SCAN_CHUNK, size - 2)
         for i in range(start, end):
-            found |= <unsigned char> (((s[i] < 0x20) & (s[i] != 0x09) & (s[i] != 0x0a) & (s[i] != 0x0d)) |
-                                      ((s[i] == 0xEF) & (s[i + 1] == 0xBF) & (s[i + 2] >= 0xBE)))
+            found |= _is_c0_control(s[i]) | <unsigned char> ((s[i] == 0xEF) & (s[i + 1] == 0xBF) & (s[i + 2] >= 0xBE))
         if found:
             return True
     for i in range(max(size - 2, 0), size):   # the last two bytes: too few for U+FFFE/U+FFFF
-        if s[i] < 0x20 and s[i] != 0x09 and s[i] != 0x0a and s[i] != 0x0d:
+        if _is_c0_control(s[i]):
             return True
     return False
 
