@@ -289,6 +289,16 @@ def test_demo_commands(tmp_path):
     assert read_jsonl(tmp_path / "output" / "demo" / "articles.jsonl")
 
 
+def test_sites_yaml_examples_are_valid():
+    from newscrawl.sites import parse_sites
+
+    examples = block_of("yaml")
+    assert len(examples) >= 2
+    for text in examples:  # a whole file, or entries of its sites: list
+        sites = parse_sites(text if text.startswith("sites:") else "sites:\n" + text, "README.md")
+        assert sites and all(site.start_urls for site in sites)
+
+
 def test_cron_line_runs_as_written(tmp_path, web):
     (crontab,) = block_of("cron")
     checkout = make_checkout(tmp_path / "srv-newscrawl", web)
