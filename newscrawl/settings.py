@@ -1,7 +1,7 @@
 """Scrapy settings of newscrawl: polite by default, bounded per site.
 
-Every ``NEWSCRAWL_*`` setting can be overridden with ``-s NAME=value``; the
-README lists them with the extra settings for broad crawls.
+Every ``NEWSCRAWL_*`` setting can be overridden with ``-s NAME=value``;
+docs/operations.md lists them with the extra settings for broad crawls.
 """
 import os
 
@@ -59,7 +59,7 @@ EXTENSIONS = {
     "newscrawl.progress.ProgressLogExtension": 500,
     "newscrawl.progress.SiteSummaryExtension": 510,
     "newscrawl.render.extension.RenderExtension": 515,
-    # incremental state, crash-safe output, resume and Redis (README "Running on a server")
+    # incremental state, crash-safe output, resume and Redis (README "Running on a server", docs/operations.md)
     "newscrawl.incremental.StateExtension": -20,
     "newscrawl.resume.JobDirGuardExtension": -10,
     "scrapy.extensions.feedexport.FeedExporter": None,

@@ -44,7 +44,7 @@ SCHEMA_VERSION = "1"
 _KEY = struct.Struct(">q")
 # Page cache of the look-up connection (KiB; SQLite's default is 2,000). Look-ups hit random pages of
 # the URL and band indexes; at 50,000 articles (a 50 MB file) a 16 MB cache made them ~30% cheaper
-# (2026-11-22, /tmp micro-benchmark). Bounded: it does not grow with the state beyond this.
+# (timed look-ups against such a state, 2026-11-22). Bounded: it does not grow with the state beyond this.
 READ_CACHE_KIB = 16_000
 
 _SCHEMA = """

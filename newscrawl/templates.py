@@ -1,4 +1,4 @@
-"""Site templates learned during a crawl (issue 6; the extractor side is extract/template.py).
+"""Site templates learned during a crawl (the extractor side is extract/template.py).
 
 Per site, pages are grouped by URL similarity (extract.template.url_similarity).
 A group without a template keeps its last pages; after ``learn_after`` of them a

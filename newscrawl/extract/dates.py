@@ -1,6 +1,6 @@
 """Find the publish date of a page, as an ISO 8601 string.
 
-Sources, best first (issue 2): JSON-LD datePublished, publish meta tags,
+Sources, best first: JSON-LD datePublished, publish meta tags,
 elements marked as the publish date (itemprop, data-ptime, <time datetime>),
 the byline text near the headline, date-named byline boxes, a labelled date
 in the page text ("发布时间：..."), page-script variables, the URL, then the

@@ -10,8 +10,8 @@ Scrapy request's headers.
 Why not Playwright's ``page.route`` (which scrapy-playwright installs for every
 request): routing turns the browser's HTTP cache off and builds a route object
 in the driver and in Python for every request. Measured on the script-built
-sample page (6 sub-requests; /tmp micro-benchmark, 100 navigations of one page,
-2026-11-22): 132-152 ms of browser-tree CPU per navigation with routing, 95-110
+sample page of benchmarks/render_speed.py (6 sub-requests; 100 navigations of
+one page, 2026-11-22): 132-152 ms of browser-tree CPU per navigation with routing, 95-110
 ms with this filter, 106-110 ms with no filtering at all.
 
 Not covered, as with routing before: requests of pop-up windows the page opens,
