@@ -128,3 +128,34 @@ def test_mixed_crawl_names_each_failed_site_and_logs_to_a_new_directory(tmp_path
     assert summary["sites"]["valley-ledger"]["stopped"] == "exhausted"
     assert summary["sites"]["closed-ledger"]["stopped"] == "failed:robots"
     assert summary["sites"]["gone-ledger"]["stopped"] == "failed:http_403"
+
+
+def _fake_browser(tmp_path: Path) -> tuple[Path, Path]:
+    """An executable standing in for Chromium: it notes that it was started, then fails."""
+    marker, browser = tmp_path / "browser-started", tmp_path / "chromium"
+    browser.write_text(f"#!/bin/sh\necho started >> '{marker}'\nexit 1\n", encoding="utf-8")
+    browser.chmod(0o755)
+    return browser, marker
+
+
+def test_no_browser_starts_for_render_sites_that_do_not_answer(tmp_path, resolver_log):
+    browser, marker = _fake_browser(tmp_path)
+    settings = {**SETTINGS, "NEWSCRAWL_CHROMIUM_PATH": browser}
+    unreachable = [{**site, "render": "always"} for site in _unreachable_sites()]
+    result = crawl(write_sites_file(unreachable, tmp_path / "sites.yaml"), tmp_path / "out.jsonl", cwd=tmp_path,
+                   settings=settings, timeout=120)
+    assert result.returncode == EXIT_UNAVAILABLE, result.stderr[-3000:]
+    assert not marker.exists()
+    assert "Starting download handler" not in result.stderr  # not even Playwright's driver
+    summary = json.loads((tmp_path / "out.summary.json").read_text(encoding="utf-8"))
+    assert summary["sites"]["nowhere-news"]["skipped"] == {"host_unreachable": 1}
+
+    # the same crawl with a render site that answers does start the (fake) browser
+    web = DemoServer().start(builders=(valley_ledger,))
+    try:
+        answering = [{**web.sites[0].config, "render": "always"}]
+        crawl(write_sites_file(answering, tmp_path / "answering.yaml"), tmp_path / "answering.jsonl",
+              cwd=tmp_path, settings=settings, timeout=120)
+    finally:
+        web.stop()
+    assert marker.exists()
