@@ -325,7 +325,7 @@ class NewsSpider(scrapy.Spider):
             return self._release_start_pages(meta)
         kind = failure_kind(failure)
         count(self.crawler.stats, f"errors/{kind}", site)
-        url, message = failure.request.url, failure.getErrorMessage()
+        url, message = failure.request.url, failure.getErrorMessage() or "no further detail"
         if got_response(kind):
             count(self.crawler.stats, "responses", site)
             self.logger.info("%s failed (%s, %s): %s", url, meta.get("newscrawl_source"), kind, message)
