@@ -118,7 +118,8 @@ def site_summaries(stats_dict: dict, close_reason: str) -> dict[str, dict]:
     ``exhausted``: it ran out of pages to fetch; ``max_pages``: it hit its page budget;
     ``unreachable:<kind>``: no request got an answer (``dns``, ``connection_refused``, ``timeout``...);
     ``failed:robots``: robots.txt forbade its pages; ``failed:<kind>``: it answered, but no page came
-    (``http_<status>``, ``timeout``...: the most frequent error); ``browser_missing``; ``crawl_closed:<reason>``: the crawl ended first (shutdown...).
+    (``http_<status>``, ``timeout``...: the most frequent error); ``browser_missing``;
+    ``crawl_closed:<reason>``: the crawl ended first (shutdown...).
     """
     per_site: dict[str, dict] = {}
     for key, value in stats_dict.items():

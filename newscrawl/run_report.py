@@ -6,13 +6,10 @@ summary is, and the exit status with its meaning.
 """
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 
 from .failures import kind_in_words
 from .progress import site_summaries
-
-logger = logging.getLogger(__name__)
 
 # Failed sites named one line each; the others are counted (the summary file has all of them).
 MAX_LISTED_FAILURES = 20
@@ -21,7 +18,7 @@ FAILED_PREFIXES = ("unreachable:", "failed:")
 
 
 def stop_in_words(stopped: str) -> str:
-    """A per-site ``stopped`` value as the report says it: ``unreachable:dns`` -> ``unreachable (DNS lookup failed)``."""
+    """A per-site ``stopped`` value in words: ``unreachable:dns`` -> ``unreachable (DNS lookup failed)``."""
     state, _, kind = stopped.partition(":")
     if stopped == "browser_missing":
         return f"not crawled ({kind_in_words(stopped)})"

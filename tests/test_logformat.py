@@ -61,4 +61,5 @@ def test_items_are_logged_by_url_and_size_never_with_their_content():
         f"Error processing http://127.0.0.1/a.html ({len(page)} bytes)")
     article = ArticleItem(url="http://127.0.0.1/b.html", canonical_url="http://127.0.0.1/b.html", site="s",
                           title="T", published=None, text="words " * 1000, html=page, lang="en")
-    assert _logged(verbose.scraped(article, _response(), SPIDER)) == "Scraped http://127.0.0.1/b.html (6000 chars of text)"
+    scraped = _logged(verbose.scraped(article, _response(), SPIDER))
+    assert scraped == "Scraped http://127.0.0.1/b.html (6000 chars of text)"

@@ -36,7 +36,8 @@ def crawl_report(stderr: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m newscrawl.demo", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=Path("output/demo"), help="where to write sites.yaml, JSONL and state")
+    parser.add_argument("--out", type=Path, default=Path("output/demo"),
+                        help="where to write sites.yaml, JSONL and state")
     parser.add_argument("--serve", action="store_true", help="only serve the sites until Ctrl-C")
     parser.add_argument("-s", dest="settings", type=_setting, action="append", default=[], metavar="NAME=VALUE",
                         help="a Scrapy setting for the crawl, as with scrapy crawl (e.g. -s LOG_LEVEL=DEBUG)")
