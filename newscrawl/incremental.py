@@ -311,5 +311,5 @@ class IncrementalPipeline:
         reason = self.ledger.admit(item)
         if reason:
             count(self.stats, f"dropped/{reason}", item.site)
-            raise DropItem(f"{reason}: {item.url}")
+            raise DropItem(reason)  # logged with the URL and size (logformat.describe_item)
         return item

@@ -32,10 +32,20 @@ REDIRECT_MAX_TIMES = 5
 DEPTH_LIMIT = 20  # hard stop above the per-site max_depth (sitemap indexes add hops)
 CONCURRENT_ITEMS = 8  # items in flight per response; Scrapy starts this many tasks per callback output
 DEFAULT_DROPITEM_LOG_LEVEL = "DEBUG"  # drops are counted in stats and the summary instead
+# Scrapy logs a request that used up its retries as an ERROR; the spider's errback logs it as one line
+RETRY_GIVE_UP_LOG_LEVEL = "DEBUG"
+
+# --- logging ------------------------------------------------------------------------
+# INFO: progress, one line per failed request, and the end-of-run report (newscrawl.run_report);
+# DEBUG adds a line per page and per item (URL, reason, size: never a page's body, logformat.py)
+LOG_LEVEL = "INFO"
 
 # --- components ---------------------------------------------------------------
 DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
+    # Scrapy's, counting the pages robots.txt forbids per site (robots.py)
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "newscrawl.robots.SiteRobotsTxtMiddleware": 100,
     "newscrawl.safety.SiteOffsiteMiddleware": 50,  # also after redirects and retries; no private hosts
     # below HttpCompressionMiddleware (590) so it sees decompressed bodies
     "newscrawl.middlewares.StripNoiseMiddleware": 580,

@@ -44,6 +44,21 @@ def _redis(options) -> int:
     return 0
 
 
+def remove_state_files(path: Path) -> None:
+    """Delete a SQLite state and its journal files (the caller holds the crawl lock)."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def reset_state(path: Path) -> None:
+    """Forget everything in the SQLite state at ``path``; CrawlLocked while a run holds its lock."""
+    lock = acquire(Path(f"{path}.lock"))
+    try:
+        remove_state_files(path)
+    finally:
+        lock.release()
+
+
 def main(argv: list[str] | None = None) -> int:
     options = _parser().parse_args(argv)
     if options.redis_url:
@@ -56,8 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_LOCKED
     try:
         if options.action == "reset":
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{path}{suffix}").unlink(missing_ok=True)
+            remove_state_files(path)
             print(f"removed {path}: the next run emits every article again")
             return 0
         if not path.exists():

@@ -25,6 +25,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 from playwright.async_api import Request as PlaywrightRequest
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+from pydispatch.errors import DispatcherKeyError
 from scrapy import signals
 from scrapy.utils.defer import deferred_from_coro
 from scrapy_playwright.handler import DEFAULT_CONTEXT_NAME, ScrapyPlaywrightDownloadHandler
@@ -135,6 +136,10 @@ def render_page_limit(settings) -> int:
 class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
     """scrapy-playwright's handler with per-site browser contexts closed when their site is idle.
 
+    Playwright's driver starts with the first page to render, not when the engine starts, and the
+    browser with the first page as before: a crawl whose rendering sites give no page to render
+    (their hosts do not answer, see NewsSpider._start_pages) starts neither.
+
     PLAYWRIGHT_MAX_CONTEXTS is enforced here, per site and outside the handler's context lock: a
     site waits for a context slot before its request reaches scrapy-playwright (whose own
     semaphore would be awaited while holding the lock that every other site's pages need too),
@@ -153,6 +158,11 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
     def __init__(self, crawler) -> None:
         super().__init__(crawler)
         quiet_playwright_logger(crawler.settings)
+        for launch_at_start in (self._maybe_launch_in_thread, self._engine_started):  # per Scrapy version
+            with suppress(DispatcherKeyError):
+                crawler.signals.disconnect(launch_at_start, signals.engine_started)
+        self.driver_lock = asyncio.Lock()
+        self.driver_started = False
         self.closed = False
         if hasattr(self, "context_semaphore"):
             del self.context_semaphore  # replaced by the per-site slots below
@@ -185,9 +195,18 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
             self.idle_watch = task.LoopingCall(lambda: deferred_from_coro(self.close_idle_contexts()))
             self.idle_watch.start(self.idle_seconds / IDLE_CHECKS_PER_PERIOD, now=False)
 
+    async def _start_driver(self) -> None:
+        """scrapy-playwright's launch (the Playwright driver), once, when the first page is to render."""
+        async with self.driver_lock:
+            if not self.driver_started:
+                await self._maybe_launch_in_thread()
+                self.driver_started = True
+
     async def download_request(self, request):
         if not request.meta.get("playwright"):
             return await super().download_request(request)
+        if not self.driver_started:
+            await self._start_driver()
         name = request.meta.get("playwright_context", DEFAULT_CONTEXT_NAME)
         self.in_flight[name] = self.in_flight.get(name, 0) + 1
         try:

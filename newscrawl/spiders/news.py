@@ -17,14 +17,13 @@ import scrapy
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
-from scrapy.exceptions import CannotResolveHostError, DownloadConnectionRefusedError, DownloadTimeoutError
-from twisted.internet.error import DNSLookupError, TCPTimedOutError, TimeoutError
 
 from ..classify import ARTICLE, classify_url
 from ..clock import utc_now
-from ..counters import count
+from ..counters import SITE_PREFIX, count
 from ..crawl_patterns import FEED_LINK_TYPES
 from ..discovery import maybe_gunzip, page_links, parse_feed, parse_sitemap, sitemaps_from_robots
+from ..failures import failure_kind, got_response
 from ..frontier import FrontierLimits, SiteFrontier
 from ..incremental import ledger_for
 from ..items import PageItem
@@ -39,18 +38,6 @@ LISTING_PRIORITY = 10
 # (a site of /story/123.html pages listed in its sitemap is not an endless calendar).
 LISTED_VIA = frozenset({"feed", "sitemap"})
 _NOT_OPENED = object()
-
-
-def _error_kind(failure) -> str:
-    if failure.check(HttpError):
-        return f"http_{failure.value.response.status}"
-    if failure.check(DownloadTimeoutError, TimeoutError, TCPTimedOutError):
-        return "timeout"
-    if failure.check(CannotResolveHostError, DNSLookupError):
-        return "dns"
-    if failure.check(DownloadConnectionRefusedError):
-        return "connection_refused"
-    return type(failure.value).__name__.lower()
 
 
 class NewsSpider(scrapy.Spider):
@@ -112,6 +99,8 @@ class NewsSpider(scrapy.Spider):
         self.emit_pages = True
         self.render_plan = RenderPlan()
         self.ledger = _NOT_OPENED  # the incremental state's ledger, looked up on first use
+        # start pages of render: always sites, per (site, host), until the host answers its robots.txt
+        self.held_start_pages: dict[tuple[str, str], list[scrapy.Request]] = {}
 
     def allowed_domains_of(self, site: str) -> tuple[str, ...]:
         """The hosts requests of ``site`` may go to (used by SiteOffsiteMiddleware)."""
@@ -171,7 +160,8 @@ class NewsSpider(scrapy.Spider):
 
     def robots_request(self, site: SiteConfig, url: str):
         parts = urlsplit(url)
-        meta = self._meta(site, "robots", dont_obey_robotstxt=True, handle_httpstatus_all=True)
+        meta = self._meta(site, "robots", dont_obey_robotstxt=True, handle_httpstatus_all=True,
+                          newscrawl_host=parts.netloc)
         return scrapy.Request(f"{parts.scheme}://{parts.netloc}/robots.txt", callback=self.parse_robots,
                               errback=self.on_error, priority=LISTING_PRIORITY, meta=meta)
 
@@ -185,18 +175,36 @@ class NewsSpider(scrapy.Spider):
             candidates = [self.robots_request(site, url) for url in hosts.values()]
             candidates += [self.listing_request(site, url, "sitemap") for url in site.sitemaps]
             candidates += [self.listing_request(site, url, "feed") for url in site.feeds]
-            candidates += [self.page_request(site, url, 0, "link") for url in site.start_urls]
+            candidates += self._start_pages(site)
             for request in candidates:
                 if request is not None:
                     yield request
 
+    def _start_pages(self, site: SiteConfig) -> list:
+        """The start page requests to send now. A render: always site's are held until their host
+        answers its robots.txt (any status), so the browser never starts for a host that is not there."""
+        requests = [self.page_request(site, url, 0, "link") for url in site.start_urls]
+        if self.render_plan.mode(site.name) != "always":
+            return requests
+        for request in filter(None, requests):
+            self.held_start_pages.setdefault((site.name, urlsplit(request.url).netloc), []).append(request)
+        return []
+
+    def _release_start_pages(self, meta: dict) -> list:
+        """The start pages held for the host of this robots.txt request (none for other requests)."""
+        return self.held_start_pages.pop((meta.get("newscrawl_site"), meta.get("newscrawl_host")), [])
+
     # --- callbacks -----------------------------------------------------------------------------------
 
     def _site(self, response) -> SiteConfig:
-        return self.frontiers[response.meta["newscrawl_site"]].site
+        """The response's site, whose answer is counted (``responses``: the site is reachable)."""
+        site = self.frontiers[response.meta["newscrawl_site"]].site
+        count(self.crawler.stats, "responses", site.name)
+        return site
 
     def parse_robots(self, response):
         site = self._site(response)
+        yield from self._release_start_pages(response.meta)
         if response.status != 200 or not isinstance(response, TextResponse):
             return
         for url in sitemaps_from_robots(response.text, response.url):
@@ -308,12 +316,24 @@ class NewsSpider(scrapy.Spider):
         return kind
 
     def on_error(self, failure):
+        """Count the failure by kind and log it as one line; an answer with an error status still
+        counts as a response of the site (it is reachable)."""
         meta = failure.request.meta
         site = meta.get("newscrawl_site")
         if failure.check(IgnoreRequest) and not failure.check(HttpError):
             count(self.crawler.stats, "ignored", site)
-            return
-        kind = _error_kind(failure)
+            return self._release_start_pages(meta)
+        kind = failure_kind(failure)
         count(self.crawler.stats, f"errors/{kind}", site)
-        self.logger.info("%s failed (%s, %s): %s", failure.request.url, meta.get("newscrawl_source"), kind,
-                         failure.getErrorMessage())
+        url, message = failure.request.url, failure.getErrorMessage() or "no further detail"
+        if got_response(kind):
+            count(self.crawler.stats, "responses", site)
+            self.logger.info("%s failed (%s, %s): %s", url, meta.get("newscrawl_source"), kind, message)
+            return self._release_start_pages(meta)
+        self.logger.warning("%s failed (%s, %s): %s", url, meta.get("newscrawl_source"), kind, message)
+        if site and self.crawler.stats.get_value(f"{SITE_PREFIX}{site}/first_failure") is None:
+            self.crawler.stats.set_value(f"{SITE_PREFIX}{site}/first_failure", f"{url}: {message}")
+        held = self._release_start_pages(meta)
+        if held:
+            count(self.crawler.stats, "skipped/host_unreachable", site, len(held))
+        return None
