@@ -35,7 +35,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 PROJECT_FILES = ("setup.py", "pyproject.toml", "scrapy.cfg")
 PLAIN, WITH_CYTHON = "newscrawl", "newscrawl-cython"  # scrapyd project names of the two deploys
 VERSION = "1"  # the version both are deployed as
-JOBS_DEADLINE_SECONDS = 240  # all four jobs end well within this (about 40 s on 2 idle cores)
+JOBS_DEADLINE_SECONDS = 240  # the four jobs at once took 75-90 s on 2 cores busy with other work (load 9)
 # Environment that would make a job import newscrawl from somewhere else than its egg, or change its paths
 FOREIGN_ENVIRONMENT = ("PYTHONPATH", "SCRAPY_SETTINGS_MODULE", "SCRAPY_PROJECT", "NEWSCRAWL_HOME")
 
