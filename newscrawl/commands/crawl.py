@@ -7,8 +7,8 @@ code 2 before the crawler process exists, so no request is ever made. A run
 that finds the crawl's lock held by another run exits with code 75 and a
 message saying so.
 
-Every such refusal is also written, as an ERROR line, to ``LOG_FILE`` when the run
-has one: under scrapyd that is the job's own log, where its owner looks (scrapyd
+These refusals, and an output that could not be written (exit code 74), are also
+written as ERROR lines to ``LOG_FILE`` when the run has one: under scrapyd that is the job's own log, where its owner looks (scrapyd
 lists the job as finished either way; its exit status is only in scrapyd's log).
 """
 from __future__ import annotations
