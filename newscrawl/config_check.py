@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .extract.options import ExtractOptions
+from .paths import resolve
 
 # setting -> smallest allowed value (integers)
 INT_SETTINGS = {
@@ -146,5 +147,5 @@ def setting_problems(settings) -> list[str]:
     if settings.get("REDIS_URL"):
         problems.append(_redis_problem(settings.get("REDIS_URL")))
     elif settings.get("STATE_PATH") and _enabled(settings, "NEWSCRAWL_STATE_ENABLED"):
-        problems.append(_writable_dir_problem("STATE_PATH", Path(str(settings.get("STATE_PATH")))))
+        problems.append(_writable_dir_problem("STATE_PATH", resolve(settings, str(settings.get("STATE_PATH")))))
     return [problem for problem in problems if problem]

@@ -38,6 +38,7 @@ from .keyfilter import DEFAULT_FILTER_MIB
 from .items import ArticleItem
 from .jsonl import repair_output
 from .lock import acquire, lock_path_for
+from .paths import resolve
 from .clock import utc_now
 from .state import DEFAULT_STATE_PATH, ArticleRecord, SqliteState
 from .urls import canonicalize
@@ -53,7 +54,7 @@ def open_backend(settings):
         from .redis_support import RedisState
 
         return RedisState.from_settings(settings)
-    return SqliteState(settings.get("STATE_PATH") or DEFAULT_STATE_PATH,
+    return SqliteState(resolve(settings, settings.get("STATE_PATH") or DEFAULT_STATE_PATH),
                        settings.getfloat("NEWSCRAWL_STATE_FILTER_MIB", DEFAULT_FILTER_MIB),
                        write_in_process=settings.getbool("NEWSCRAWL_STATE_RECORDER_PROCESS", True))
 

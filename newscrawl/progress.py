@@ -14,6 +14,7 @@ from twisted.internet import task
 
 from .counters import PREFIX, SITE_PREFIX
 from .failures import got_response
+from .paths import resolve
 
 logger = logging.getLogger(__name__)
 
@@ -134,8 +135,8 @@ def site_summaries(stats_dict: dict, close_reason: str) -> dict[str, dict]:
     return summaries
 
 
-def summary_path_for(feed_uri: str | None, spider_name: str) -> Path:
-    """<output stem>.summary.json next to a local output file, else under output/."""
+def summary_path_for(feed_uri: str | None, spider_name: str, output_dir: Path = Path("output")) -> Path:
+    """<output stem>.summary.json next to a local output file, else in ``output_dir``."""
     if feed_uri and "%(" not in feed_uri:
         parts = urlsplit(feed_uri)
         local = parts.path if parts.scheme == "file" else feed_uri if len(parts.scheme) <= 1 else None
@@ -143,7 +144,7 @@ def summary_path_for(feed_uri: str | None, spider_name: str) -> Path:
             path = Path(local)
             return path.with_name(f"{path.name.rsplit('.', 1)[0]}.summary.json")
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    return Path("output") / f"{spider_name}-{stamp}.summary.json"
+    return output_dir / f"{spider_name}-{stamp}.summary.json"
 
 
 class SiteSummaryExtension:
@@ -169,7 +170,9 @@ class SiteSummaryExtension:
         stats_dict = self.crawler.stats.get_stats()
         feed_uri = self._feed_uri()
         name = self.crawler.spider.name if self.crawler.spider else "crawl"
-        path = Path(self.path) if self.path else summary_path_for(feed_uri, name)
+        settings = self.crawler.settings
+        output_dir = resolve(settings, settings.get("NEWSCRAWL_OUTPUT_DIR", "output"))
+        path = resolve(settings, self.path) if self.path else summary_path_for(feed_uri, name, output_dir)
         finished = datetime.now(timezone.utc)
         started = stats_dict.get("start_time")
         summary = {

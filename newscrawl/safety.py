@@ -24,6 +24,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.utils.httpobj import urlparse_cached
 
 from .counters import count
+from .paths import resolve
 from .urls import host_allowed
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -172,7 +173,7 @@ class RequestLedgerMiddleware:
         path = crawler.settings.get("NEWSCRAWL_REQUEST_LOG")
         if not path:
             raise NotConfigured
-        return cls(Path(path), crawler.settings.getbool("NEWSCRAWL_LOOPBACK_ONLY", False))
+        return cls(resolve(crawler.settings, path), crawler.settings.getbool("NEWSCRAWL_LOOPBACK_ONLY", False))
 
     def process_request(self, request, spider=None) -> None:
         host = urlparse_cached(request).hostname or ""

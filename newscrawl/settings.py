@@ -88,6 +88,10 @@ NEWSCRAWL_SPILL_QUEUE = True  # False: Scrapy's in-memory queue when there is no
 LOG_FORMATTER = "newscrawl.logformat.LevelAwareLogFormatter"
 
 # --- output ---------------------------------------------------------------------
+# Directory the crawl's relative paths resolve under: the sites file, NEWSCRAWL_OUTPUT_DIR and the
+# summaries, STATE_PATH and its lock, NEWSCRAWL_TEMPLATES_DIR (newscrawl/paths.py). None: the
+# environment variable NEWSCRAWL_HOME, else the working directory. Set it under scrapyd.
+NEWSCRAWL_HOME = None
 FEED_EXPORT_ENCODING = "utf-8"
 # With no -o/-O, NewsSpider writes JSONL to NEWSCRAWL_OUTPUT_DIR/<spider>-<UTC time>.jsonl.
 NEWSCRAWL_OUTPUT_DIR = "output"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -213,9 +214,9 @@ def parse_sites(text: str, source: str = "sites.yaml") -> list[SiteConfig]:
     return sites
 
 
-def load_sites(path: str | Path) -> list[SiteConfig]:
-    """Read and validate a sites file; raise SitesError listing every problem."""
-    path = Path(path)
+def load_sites(path: str | Path | Traversable) -> list[SiteConfig]:
+    """Read and validate a sites file (a path, or a file in a package); raise SitesError listing every problem."""
+    path = Path(path) if isinstance(path, str) else path
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 from .lock import EXIT_LOCKED, CrawlLocked, acquire
+from .paths import resolve
 from .state import DEFAULT_STATE_PATH, SqliteState
 
 
@@ -23,7 +24,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m newscrawl.state_admin", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("action", choices=("info", "prune", "reset"))
-    parser.add_argument("--state", default=DEFAULT_STATE_PATH, help="SQLite state file (STATE_PATH)")
+    parser.add_argument("--state", default=DEFAULT_STATE_PATH,
+                        help="SQLite state file (STATE_PATH; relative: under $NEWSCRAWL_HOME when set)")
     parser.add_argument("--redis-url", help="the REDIS_URL of a distributed crawl (state in Redis)")
     parser.add_argument("--prefix", default="newscrawl", help="NEWSCRAWL_REDIS_PREFIX")
     parser.add_argument("--days", type=float, help="prune: forget articles first seen more than this ago")
@@ -63,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     options = _parser().parse_args(argv)
     if options.redis_url:
         return _redis(options)
-    path = Path(options.state)
+    path = resolve({}, options.state)  # under $NEWSCRAWL_HOME when it is set, as for the crawl
     try:
         lock = acquire(Path(f"{path}.lock"))
     except CrawlLocked as exc:

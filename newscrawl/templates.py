@@ -27,6 +27,7 @@ from .counters import count
 from .extract.dom import decode_html
 from .extract.options import ExtractOptions
 from .extract.template import SiteTemplate, learn_template, url_similarity
+from .paths import resolve
 
 logger = logging.getLogger(__name__)
 
@@ -180,6 +181,6 @@ def site_templates_from_settings(settings, stats) -> SiteTemplates | None:
     """
     if not settings.getbool("NEWSCRAWL_TEMPLATES_ENABLED", False):
         return None
-    store = TemplateFileStore(settings.get("NEWSCRAWL_TEMPLATES_DIR") or DEFAULT_TEMPLATES_DIR)
+    store = TemplateFileStore(resolve(settings, settings.get("NEWSCRAWL_TEMPLATES_DIR") or DEFAULT_TEMPLATES_DIR))
     learn_after = settings.getint("NEWSCRAWL_TEMPLATES_LEARN_AFTER", TemplateSettings.learn_after)
     return SiteTemplates(store, stats, TemplateSettings(learn_after=learn_after))

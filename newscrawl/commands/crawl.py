@@ -1,11 +1,16 @@
 """``scrapy crawl`` that validates spider arguments before Scrapy starts, and reports how it went.
 
 Setting values are checked first (newscrawl.config_check). A spider class may
-define ``check_arguments(spargs) -> list[str]``. Any problem is printed to
+define ``check_arguments(spargs, settings) -> list[str]``. Any problem is printed to
 stderr, one line each, and the command exits with
 code 2 before the crawler process exists, so no request is ever made. A run
 that finds the crawl's lock held by another run exits with code 75 and a
 message saying so. The directory of ``LOG_FILE`` is created when missing.
+
+These refusals, and an output that could not be written (exit code 74), are also
+written as ERROR lines to ``LOG_FILE`` when the run has one: under scrapyd that is
+the job's own log, where its owner looks (scrapyd lists the job as finished either
+way; its exit status is only in scrapyd's log).
 
 At the end, a short report (newscrawl.run_report) is the last thing printed on
 stderr, and also the last record of the log when the log goes to ``LOG_FILE``.
@@ -19,6 +24,7 @@ from pathlib import Path
 
 from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.spiderloader import get_spider_loader
+from scrapy.utils.log import configure_logging
 
 from ..config_check import setting_problems
 from ..lock import EXIT_LOCKED, CrawlLocked, acquire, lock_path_for
@@ -50,8 +56,7 @@ class Command(ScrapyCrawlCommand):
             problems += self._argument_problems(args[0], opts.spargs)
         problems += _log_directory_problems(self.settings.get("LOG_FILE"))
         if problems:
-            for line in problems:
-                print(line, file=sys.stderr)
+            self._report(problems)
             raise SystemExit(EXIT_BAD_CONFIG)
 
     def run(self, args, opts) -> None:
@@ -61,13 +66,13 @@ class Command(ScrapyCrawlCommand):
             try:
                 acquire(path)
             except CrawlLocked as exc:
-                print(f"newscrawl: {exc}", file=sys.stderr)
+                self._report([f"newscrawl: {exc}"])
                 self.exitcode = EXIT_LOCKED
                 return
         super().run(args, opts)
         error = getattr(self._crawler, "newscrawl_output_error", None)
         if error:
-            print(f"newscrawl: {error}; the crawl stopped", file=sys.stderr)
+            self._report([f"newscrawl: {error}; the crawl stopped"])
             self.exitcode = EXIT_OUTPUT_ERROR
         report = RunReport.from_crawler(self._crawler) if self._crawler is not None else None
         if report is None:
@@ -83,6 +88,20 @@ class Command(ScrapyCrawlCommand):
             logger.info("%s", text)
         print(text, file=sys.stderr, flush=True)
 
+    def _report(self, lines: list[str]) -> None:
+        """Why the run stops: on stderr (cron, systemd), and in LOG_FILE when there is one (scrapyd)."""
+        for line in lines:
+            print(line, file=sys.stderr)
+        if not (self.settings.get("LOG_FILE") and self.settings.getbool("LOG_ENABLED")):
+            return  # the log is stderr: said once is enough
+        if self.crawler_process is None:  # before the crawler process, nothing has set up the log
+            try:
+                configure_logging(self.settings)
+            except OSError:
+                return  # LOG_FILE cannot be opened: its problem is among the lines on stderr
+        for line in lines:
+            logger.error(line)
+
     def _create_crawler(self, spidercls):
         self._crawler = super()._create_crawler(spidercls)
         return self._crawler
@@ -93,7 +112,7 @@ class Command(ScrapyCrawlCommand):
         except KeyError:
             return []
         check = getattr(spidercls, "check_arguments", None)
-        return list(check(spargs)) if check else []
+        return list(check(spargs, self.settings)) if check else []
 
 
 def _log_directory_problems(log_file: str | None) -> list[str]:

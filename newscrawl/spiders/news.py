@@ -10,7 +10,6 @@ articles.
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import scrapy
@@ -27,11 +26,11 @@ from ..failures import failure_kind, got_response
 from ..frontier import FrontierLimits, SiteFrontier
 from ..incremental import ledger_for
 from ..items import PageItem
+from ..paths import DEFAULT_SITES, resolve, sites_source
 from ..render import RenderPlan
 from ..sites import SiteConfig, SitesError, load_sites
 from ..urls import canonicalize
 
-DEFAULT_SITES = "sites.yaml"
 # Feed and sitemap requests go before pages, so articles are credited to them when they are listed.
 LISTING_PRIORITY = 10
 # Discovery sources whose URLs the site itself lists as content: exempt from the URL-shape trap cap
@@ -44,10 +43,10 @@ class NewsSpider(scrapy.Spider):
     name = "news"
 
     @classmethod
-    def check_arguments(cls, spargs: dict) -> list[str]:
+    def check_arguments(cls, spargs: dict, settings) -> list[str]:
         """Problems with the ``sites`` argument, one line each (used by ``scrapy crawl``)."""
         try:
-            cls._select(load_sites(spargs.get("sites", DEFAULT_SITES)), spargs.get("only"))
+            cls._select(load_sites(sites_source(settings, spargs.get("sites"))), spargs.get("only"))
         except SitesError as exc:
             return exc.problems
         return []
@@ -57,13 +56,15 @@ class NewsSpider(scrapy.Spider):
         super().update_settings(settings)
         if not settings.getdict("FEEDS"):
             stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-            path = Path(settings.get("NEWSCRAWL_OUTPUT_DIR", "output")) / f"{cls.name}-{stamp}.jsonl"
+            path = resolve(settings, settings.get("NEWSCRAWL_OUTPUT_DIR", "output")) / f"{cls.name}-{stamp}.jsonl"
             feed = {"format": "jsonlines", "encoding": "utf-8", "item_classes": ["newscrawl.items.ArticleItem"]}
             settings.set("FEEDS", {str(path): feed}, priority="spider")
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
+        kwargs["sites"] = sites_source(crawler.settings, kwargs.get("sites"))  # under NEWSCRAWL_HOME, or packaged
         spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.logger.info("Sites file: %s (%d sites)", kwargs["sites"], len(spider.sites))
         settings = crawler.settings
         limits = FrontierLimits(
             max_pages=settings.getint("NEWSCRAWL_MAX_PAGES", 1000),
