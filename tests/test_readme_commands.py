@@ -285,7 +285,7 @@ def test_demo_commands(tmp_path):
     demo = command.split("&&")[-1].strip()  # the install half is CI's step
     done = run_readme(demo, tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert re.search(r"\b1\d articles written to ", done.stdout), done.stdout[-2000:]
+    assert re.search(r"^articles written: 1\d, to ", done.stderr, re.M), done.stderr[-2000:]
     assert read_jsonl(tmp_path / "output" / "demo" / "articles.jsonl")
 
 
