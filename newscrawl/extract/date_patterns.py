@@ -108,12 +108,28 @@ _NOT_ARTICLE_NAMES = (
 # link navigation (the anchor rule of blocks.py), as page footers and link lists are.
 _LIST_NAMES = r"(?:^|[\s_-])(?:hot|rank|list)(?:$|[\s_-])|footer"
 NOT_ARTICLE_CLASS_RE = re.compile(_NOT_ARTICLE_NAMES + "|" + _LIST_NAMES)
+# Class/id tokens of a date box that shows the last edit ("date-updated", "modified-time"): its
+# date is not looked at as the shown publish date, as "Updated:" text is not. Searched in the
+# lowercased value. fundus-dev date accuracy +1 page (a live page whose meta published time
+# repeats its modified time), the other date sets unchanged (benchmarks/accuracy.py --dates).
+UPDATED_CLASS_RE = re.compile(r"updat|modif|aktualisiert|revis")
 NOT_ARTICLE_STRONG_CLASS_RE = re.compile(_NOT_ARTICLE_NAMES)
 # "datePublished" written in a JSON-LD block that is not valid JSON (trailing commas, raw newlines).
 RAW_JSONLD_PUBLISHED_RE = re.compile(r'"(?:datePublished|dateCreated)"\s*:\s*"(?P<value>[^"]{6,40})"')
 
 # Labels of a later edit just before a date.
-_UPDATE_LABEL_WORDS = r"updated?|modified|last\s+edit|更新|修改|修订|actualiza|atualiza|mis\s+à\s+jour|обновлен|更新日|изменен"
+# Whole words with their inflections (a word's letters may follow: "actualizado", "aktualisiert").
+# European languages beside English, Chinese and Russian: de aktualisiert/geändert, nl bijgewerkt,
+# is uppfært, no oppdatert, da opdateret, sv uppdaterad, it aggiornato, pl zaktualizowano, cs
+# aktualizováno, tr güncellendi, fi päivitetty, hu frissítve, ko 수정/업데이트. fundus-dev date
+# accuracy +1 page (an Icelandic dateline "11.2.2025 | Uppfært 12.2.2025"), the other date sets
+# unchanged (benchmarks/accuracy.py --dates).
+_UPDATE_LABEL_WORDS = (
+    r"(?:updated?|modified|last\s+edit|更新|修改|修订|actualiza|atualiza|mis\s+à\s+jour|обновлен|"
+    r"изменен|aktualisiert|zuletzt\s+geändert|geändert|bijgewerkt|gewijzigd|uppfært|oppdatert|"
+    r"opdateret|uppdater|aggiornat|zaktualizowan|aktualizován|güncellen|päivitetty|frissítve|"
+    r"수정|업데이트)\w{0,4}"
+)
 # Text of the elements whose date is not the publish date (copyright, updates, comments).
 NOT_PUBLISH_CONTEXT_RE = re.compile(
     r"(?:©|copyright|\(c\)|版权|備案|备案|ICP|" + _UPDATE_LABEL_WORDS + r"|"
@@ -131,7 +147,10 @@ HAS_YEAR_RE = re.compile(r"(?:19|20)\d{2}|\d{2}\s*年")
 # Labels just before a date that name it the publish date.
 _PUBLISH_LABEL_WORDS = (
     r"发布|發布|发表|發表|发稿|出版|刊发|刊登|上传|录入|添加|更新于|时间|時間|日期|"
-    r"published|posted|publicado|publicada|publié|publiée|опубликовано|дата|公開|掲載|配信|نشر"
+    r"published|posted|publicado|publicada|publié|publiée|опубликовано|дата|公開|掲載|配信|نشر|"
+    # de, nl, it, sv, no, da, pl, cs, tr, fi, ko (입력: "entered", the publish time of Korean news)
+    r"veröffentlicht|erschienen|publiziert|gepubliceerd|pubblicato|publicerad|publisert|udgivet|"
+    r"opublikowano|publikováno|yayınlan|julkaistu|입력|등록"
 )
 PUBLISH_LABEL_RE = re.compile(r"(?:" + _PUBLISH_LABEL_WORDS + r")[^\n\d]{0,8}\Z", re.I)
 # The label words alone, in lowercased text: a window of page text without one holds no

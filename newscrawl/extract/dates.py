@@ -117,7 +117,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
     shown: list[Callable[[], Iterator[FoundDate | None]]] = []
     if root is not None:
         machine.append(lambda: _from_raw_jsonld(root, lang))
-        machine.append(lambda: _from_marked_elements(root, page, lang, is_foreign, options))
+        machine.append(lambda: _from_marked_elements(root, page, lang))
         shown += [
             lambda: _from_byline(root, page, lang, bounds, options, texts),
             lambda: _from_date_classes(root, page, lang, bounds, options, is_foreign),
@@ -139,6 +139,12 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
 
     machine_dates = _accepted(machine, bounds)
     found = next(machine_dates, None)
+    if found is None and root is not None:
+        # No publisher statement: the page's <time datetime> elements are machine dates too
+        # (they may be a related story's, so they never overrule a statement).
+        machine_dates = _accepted([lambda: _from_time_elements(root, page, lang, is_foreign, options)],
+                                  bounds)
+        found = next(machine_dates, None)
     if found is not None:
         day = (found.year, found.month, found.day)
         others = (d for d in machine_dates if (d.year, d.month, d.day) != day)  # read as far as needed
@@ -560,10 +566,9 @@ def _from_meta(page: PageMeta, keys: tuple[str, ...], lang: str | None) -> Itera
             yield parse_date(value, lang)
 
 
-def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None,
-                          is_foreign: Callable[[lxml.html.HtmlElement], bool],
-                          options: ExtractOptions = DEFAULT_OPTIONS) -> Iterator[FoundDate | None]:
-    """itemprop=datePublished, data-ptime, <time pubdate>, class "published", then <time datetime>."""
+def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta,
+                          lang: str | None) -> Iterator[FoundDate | None]:
+    """itemprop=datePublished, data-ptime, <time pubdate>, class "published": the publisher's marks."""
     token = f" {dp.PUBLISHED_CLASS_TOKEN} "
     classes = {value for value in words_in_values(root, "class", [dp.PUBLISHED_CLASS_TOKEN])
                if token in f" {value} "}
@@ -575,6 +580,13 @@ def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str
         tests += dp.PUBDATE_TIME_ATTRIBUTES
     for element in select_attributes(root, chosen, tests):
         yield _element_date(element, lang)
+
+
+def _from_time_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None,
+                        is_foreign: Callable[[lxml.html.HtmlElement], bool],
+                        options: ExtractOptions = DEFAULT_OPTIONS) -> Iterator[FoundDate | None]:
+    """The first ``<time datetime>`` elements outside comments, link lists and footers."""
+    times = tagged_elements(root, "time")
     headline = find_byline_anchor(root, page, options)
     for count, element in enumerate(times):
         if count >= 10:
@@ -891,7 +903,8 @@ def _date_box_names(values: set[str]) -> set[str]:
     kept = set()
     for value in values:
         lowered = value.lower()
-        if dp.DATE_CLASS_RE.search(lowered) and not dp.NOT_ARTICLE_CLASS_RE.search(lowered):
+        if dp.DATE_CLASS_RE.search(lowered) and not dp.NOT_ARTICLE_CLASS_RE.search(lowered) \
+                and not dp.UPDATED_CLASS_RE.search(lowered):
             kept.add(value)
     return kept
 
