@@ -131,13 +131,22 @@ _UPDATE_LABEL_WORDS = (
     r"수정|업데이트)\w{0,4}"
 )
 # Text of the elements whose date is not the publish date (copyright, updates, comments).
+# A label may be followed by one short word ("updated on", "aktualisiert am", "mis à jour le").
 NOT_PUBLISH_CONTEXT_RE = re.compile(
     r"(?:©|copyright|\(c\)|版权|備案|备案|ICP|" + _UPDATE_LABEL_WORDS + r"|"
-    r"joined|registered|member\s+since|注册|註冊|加入)\W{0,3}\Z",
+    r"joined|registered|member\s+since|注册|註冊|加入)(?:\s+\w{1,3})?\W{0,3}\Z",
     re.I,
 )
+# An update label in a date's match or right after it, on Japanese and Korean pages (they write
+# it there: "2025年1月9日 更新", which the weekday group of the CJK pattern may take in): such a
+# date is a later edit whatever label stands before it. Searched up to UPDATE_AFTER_DATE_CHARS
+# past the match. Chinese portals write "2005-04-05 06:40更新" for the publish time (4 pages of
+# zh-cwced), so the languages are named.
+UPDATE_AFTER_DATE_LANGS = ("ja", "ko")
+UPDATE_AFTER_DATE_RE = re.compile(r"更新|修正|改訂|수정|업데이트")
+UPDATE_AFTER_DATE_CHARS = 6
 # The update labels alone: such a date is the page's last edit, a fallback like dateModified.
-UPDATE_CONTEXT_RE = re.compile(r"(?:" + _UPDATE_LABEL_WORDS + r")\W{0,3}\Z", re.I)
+UPDATE_CONTEXT_RE = re.compile(r"(?:" + _UPDATE_LABEL_WORDS + r")(?:\s+\w{1,3})?\W{0,3}\Z", re.I)
 # Arabic-Indic digits (Arabic pages: "١ / ١٢ / ٢٠٢٠") and Persian digits (۰-۹) -> ASCII digits:
 # dates written with them are searched as ASCII ones (one character for one, positions kept).
 EASTERN_DIGITS_TO_ASCII = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "0123456789" * 2)

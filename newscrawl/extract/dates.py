@@ -816,14 +816,20 @@ def _split_dates(text: str, lang: str | None, bounds: _Bounds,
         return [], []
     text = _before_footer(text)
     labelled, plain = [], []
-    for start, _end, found in iter_text_dates(text, lang):
+    for start, end, found in iter_text_dates(text, lang):
         if not bounds.accept(found):
             continue
         context = (prefix + text[:start])[-16:]
-        if dp.NOT_PUBLISH_CONTEXT_RE.search(context):
+        if dp.NOT_PUBLISH_CONTEXT_RE.search(context) or _updated_after(text, start, end, lang):
             continue
         (labelled if dp.PUBLISH_LABEL_RE.search(context) else plain).append(found)
     return labelled, plain
+
+
+def _updated_after(text: str, start: int, end: int, lang: str | None) -> bool:
+    """True when an update label stands in the date's match or just after it ("2025年1月9日 更新")."""
+    return lang in dp.UPDATE_AFTER_DATE_LANGS and \
+        dp.UPDATE_AFTER_DATE_RE.search(text, start, end + dp.UPDATE_AFTER_DATE_CHARS) is not None
 
 
 def _pick_in_text(text: str, lang: str | None, bounds: _Bounds,
@@ -842,11 +848,11 @@ def _pick_in_text(text: str, lang: str | None, bounds: _Bounds,
     def kinds(index: int) -> Iterator[tuple[bool, FoundDate]]:
         if index not in found_in:
             found_in[index] = _dates_in_spans(text, [spans[index]], lang)
-        for start, _end, found in found_in[index]:
+        for start, end, found in found_in[index]:
             if not bounds.accept(found):
                 continue
             context = text[:start][-16:]
-            if not dp.NOT_PUBLISH_CONTEXT_RE.search(context):
+            if not dp.NOT_PUBLISH_CONTEXT_RE.search(context) and not _updated_after(text, start, end, lang):
                 yield bool(dp.PUBLISH_LABEL_RE.search(context)), found
 
     labels = _label_starts(text, lowered)
