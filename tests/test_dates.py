@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newscrawl.extract import date_patterns
+from newscrawl.extract import date_patterns, extract
 from newscrawl.extract.dates import (FoundDate, _has_year, _holds_year, _shown_machine_date, _year_matches,
                                      find_published, iter_text_dates, parse_date)
 from newscrawl.extract.dom import parse_html
@@ -399,3 +399,34 @@ def test_wiki_page_dated_by_its_latest_revision():
 
 def test_other_pages_keep_date_published_over_date_modified():
     assert published(page(WIKI_JSONLD, STORY)) == "2009-05-12T10:04:51+00:00"
+
+
+# --- pages whose body is not read: the head still dates and titles them
+
+HEAD = ('<head><title>Ferry timetable changes for the winter | Harbour News</title>'
+        '<meta property="og:title" content="Ferry timetable changes for the winter">'
+        '<meta property="article:published_time" content="2024-10-02T06:15:00+01:00"></head>')
+
+
+def test_a_page_too_large_to_read_keeps_its_head_date_and_title():
+    crowded = "<p " + " ".join(f"data-x{i}='1'" for i in range(3_000)) + ">Timetable</p>"
+    result = extract(f"<html>{HEAD}<body>{crowded}</body></html>", "https://news.example.test/ferry")
+    assert result.reason == "too_large"
+    assert result.published == "2024-10-02T06:15:00+01:00"
+    assert result.title == "Ferry timetable changes for the winter"
+
+
+def test_a_page_over_the_size_limit_keeps_its_head_date():
+    body = "<p>" + "The ferry leaves at nine. " * 2_000 + "</p>"
+    html = f"<html>{HEAD}<body>{body}</body></html>".encode()
+    result = extract(html, "https://news.example.test/ferry", max_input_chars=len(html) - 1)
+    assert result.reason == "too_large"
+    assert result.published == "2024-10-02T06:15:00+01:00"
+
+
+def test_a_head_that_is_itself_hostile_is_not_read():
+    crowded_head = HEAD.replace("<title>", "<meta " + " ".join(f"n{i}='1'" for i in range(3_000)) + "><title>")
+    result = extract(f"<html>{crowded_head}<body><p>x</p></body></html>", "https://news.example.test/2024/10/01/ferry")
+    assert result.reason == "too_large"
+    assert result.published == "2024-10-01"   # the URL's date only
+    assert result.title is None
