@@ -430,3 +430,16 @@ def test_a_head_that_is_itself_hostile_is_not_read():
     assert result.reason == "too_large"
     assert result.published == "2024-10-01"   # the URL's date only
     assert result.title is None
+
+
+# --- a two-digit year in the byline, with its clock time
+
+def test_byline_with_two_digit_year_and_time():
+    byline = "<h1>Bridge reopens after repairs</h1><p>Do 25.04.24 | 14:07 Uhr | Von Eva Berg</p>"
+    assert published(page("", byline + "<p>The bridge reopened after two years of work.</p>")) == \
+        "2024-04-25T14:07:00"
+
+
+def test_two_digit_year_without_time_is_not_a_date():
+    byline = "<h1>Bridge reopens after repairs</h1><p>Version 25.04.24 of the plan</p>"
+    assert published(page("", byline + "<p>The bridge reopened after two years of work.</p>")) is None

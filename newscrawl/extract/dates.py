@@ -812,11 +812,16 @@ def _split_dates(text: str, lang: str | None, bounds: _Bounds,
     is everything after a copyright line.
     """
     text = _ascii_digits(text)
-    if not _has_year(text):
+    if _has_year(text):
+        text = _before_footer(text)
+        dates = iter_text_dates(text, lang)
+    elif ":" in text and "." in text:
+        text = _before_footer(text)
+        dates = _short_year_dates(text, lang)
+    else:
         return [], []
-    text = _before_footer(text)
     labelled, plain = [], []
-    for start, end, found in iter_text_dates(text, lang):
+    for start, end, found in dates:
         if not bounds.accept(found):
             continue
         context = (prefix + text[:start])[-16:]
@@ -824,6 +829,16 @@ def _split_dates(text: str, lang: str | None, bounds: _Bounds,
             continue
         (labelled if dp.PUBLISH_LABEL_RE.search(context) else plain).append(found)
     return labelled, plain
+
+
+def _short_year_dates(text: str, lang: str | None) -> list[tuple[int, int, FoundDate]]:
+    """The "25.04.24 | 14:07" dates of a byline run that holds no four-digit year."""
+    found = []
+    for match in dp.SHORT_YEAR_DATE_RE.finditer(text):
+        date = _build(match.groupdict(), lang)
+        if date is not None:
+            found.append((match.start(), match.end(), date))
+    return found
 
 
 def _updated_after(text: str, start: int, end: int, lang: str | None) -> bool:
