@@ -443,3 +443,11 @@ def test_byline_with_two_digit_year_and_time():
 def test_two_digit_year_without_time_is_not_a_date():
     byline = "<h1>Bridge reopens after repairs</h1><p>Version 25.04.24 of the plan</p>"
     assert published(page("", byline + "<p>The bridge reopened after two years of work.</p>")) is None
+
+
+def test_an_update_stamp_with_its_time_before_the_day_is_not_the_shown_publish_day():
+    head = '<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "2024-08-04T13:23:00Z"}</script>'
+    byline = ('<h1>Bridge reopens after repairs</h1><div class="byline">By Lucy Hart'
+              '<ul><li>Updated20:49, 5 Aug 2024</li></ul></div>')
+    html = page(head, byline + "<p>The bridge reopened after two years of work.</p>")
+    assert published(html, fetched_at=datetime(2024, 8, 6)) == "2024-08-04T13:23:00+00:00"

@@ -108,11 +108,6 @@ _NOT_ARTICLE_NAMES = (
 # link navigation (the anchor rule of blocks.py), as page footers and link lists are.
 _LIST_NAMES = r"(?:^|[\s_-])(?:hot|rank|list)(?:$|[\s_-])|footer"
 NOT_ARTICLE_CLASS_RE = re.compile(_NOT_ARTICLE_NAMES + "|" + _LIST_NAMES)
-# Class/id tokens of a date box that shows the last edit ("date-updated", "modified-time"): its
-# date is not looked at as the shown publish date, as "Updated:" text is not. Searched in the
-# lowercased value. fundus-dev date accuracy +1 page (a live page whose meta published time
-# repeats its modified time), the other date sets unchanged (benchmarks/accuracy.py --dates).
-UPDATED_CLASS_RE = re.compile(r"updat|modif|aktualisiert|revis")
 NOT_ARTICLE_STRONG_CLASS_RE = re.compile(_NOT_ARTICLE_NAMES)
 # "datePublished" written in a JSON-LD block that is not valid JSON (trailing commas, raw newlines).
 RAW_JSONLD_PUBLISHED_RE = re.compile(r'"(?:datePublished|dateCreated)"\s*:\s*"(?P<value>[^"]{6,40})"')
@@ -131,10 +126,13 @@ _UPDATE_LABEL_WORDS = (
     r"수정|업데이트)\w{0,4}"
 )
 # Text of the elements whose date is not the publish date (copyright, updates, comments).
-# A label may be followed by one short word ("updated on", "aktualisiert am", "mis à jour le").
+# A label may be followed by one short word ("updated on", "aktualisiert am", "mis à jour le")
+# and by the clock time written before the day ("Updated 20:49, 5 Aug 2024": fundus-dev date
+# accuracy +1 page, a live page whose byline box holds that stamp; the other date sets unchanged).
+_LABEL_TAIL = r"(?:\s+\w{1,3})?\W{0,3}(?:\d{1,2}[:.]\d{2}(?:\s*[ap]\.?m\.?)?\W{0,3})?\Z"
 NOT_PUBLISH_CONTEXT_RE = re.compile(
     r"(?:©|copyright|\(c\)|版权|備案|备案|ICP|" + _UPDATE_LABEL_WORDS + r"|"
-    r"joined|registered|member\s+since|注册|註冊|加入)(?:\s+\w{1,3})?\W{0,3}\Z",
+    r"joined|registered|member\s+since|注册|註冊|加入)" + _LABEL_TAIL,
     re.I,
 )
 # An update label in a date's match or right after it, on Japanese and Korean pages (they write
@@ -146,7 +144,7 @@ UPDATE_AFTER_DATE_LANGS = ("ja", "ko")
 UPDATE_AFTER_DATE_RE = re.compile(r"更新|修正|改訂|수정|업데이트")
 UPDATE_AFTER_DATE_CHARS = 6
 # The update labels alone: such a date is the page's last edit, a fallback like dateModified.
-UPDATE_CONTEXT_RE = re.compile(r"(?:" + _UPDATE_LABEL_WORDS + r")(?:\s+\w{1,3})?\W{0,3}\Z", re.I)
+UPDATE_CONTEXT_RE = re.compile(r"(?:" + _UPDATE_LABEL_WORDS + r")" + _LABEL_TAIL, re.I)
 # Arabic-Indic digits (Arabic pages: "١ / ١٢ / ٢٠٢٠") and Persian digits (۰-۹) -> ASCII digits:
 # dates written with them are searched as ASCII ones (one character for one, positions kept).
 EASTERN_DIGITS_TO_ASCII = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "0123456789" * 2)

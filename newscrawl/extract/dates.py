@@ -148,13 +148,12 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
     if found is not None:
         day = (found.year, found.month, found.day)
         others = (d for d in machine_dates if (d.year, d.month, d.day) != day)  # read as far as needed
-        if found.zone != "+00:00":
-            other = next(others, None)
-            if other is None:
-                return found.iso()  # the shown date could not change the choice: not searched
-            others = itertools.chain([other], others)
+        other = next(others, None)
+        if other is None and found.zone != "+00:00":
+            return found.iso()  # the shown date could not change the choice: not searched
         local = _first_accepted(shown, bounds)
-        found = _shown_machine_date(found, others, local) or found
+        if other is not None:
+            found = _shown_machine_date(found, itertools.chain([other], others), local) or found
         if found.zone == "+00:00":
             if local is None and root is not None:
                 local = _first_accepted([lambda: _from_scripts(root, lang)], bounds)
@@ -924,8 +923,7 @@ def _date_box_names(values: set[str]) -> set[str]:
     kept = set()
     for value in values:
         lowered = value.lower()
-        if dp.DATE_CLASS_RE.search(lowered) and not dp.NOT_ARTICLE_CLASS_RE.search(lowered) \
-                and not dp.UPDATED_CLASS_RE.search(lowered):
+        if dp.DATE_CLASS_RE.search(lowered) and not dp.NOT_ARTICLE_CLASS_RE.search(lowered):
             kept.add(value)
     return kept
 
