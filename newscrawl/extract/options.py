@@ -191,6 +191,10 @@ class ExtractOptions:
     # Characters of page text searched for a labelled date ("发布时间：...") when the
     # byline near the headline has none.
     date_text_scan_chars: int = 30_000
+    # A page whose body is not read (too large, too many elements or attributes, no body) still
+    # has its <head> read for the title and publish date: the text up to the first </head>
+    # within this many chars (an ordinary head is 5-60 KB; its JSON-LD can reach ~200 KB).
+    unread_head_max_chars: int = 400_000
 
     # Blocks of at most this many chars are checked against BOILERPLATE_LINE_START_RE and _ANYWHERE_RE (patterns.py).
     boilerplate_line_max_chars: int = 80
