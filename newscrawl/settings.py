@@ -37,6 +37,7 @@ DEFAULT_DROPITEM_LOG_LEVEL = "DEBUG"  # drops are counted in stats and the summa
 DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
     "newscrawl.safety.SiteOffsiteMiddleware": 50,  # also after redirects and retries; no private hosts
+    "newscrawl.safety.ResolvedAddressMiddleware": 51,  # then host names are looked up: no private answers
     # below HttpCompressionMiddleware (590) so it sees decompressed bodies
     "newscrawl.middlewares.StripNoiseMiddleware": 580,
     # above RetryMiddleware (550): its process_response runs first and waits what Retry-After asks

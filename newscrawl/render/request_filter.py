@@ -26,7 +26,8 @@ from contextlib import suppress
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
-from ..safety import is_private_host, origin
+from ..extract.addresses import is_private_host
+from ..safety import origin
 
 logger = logging.getLogger(__name__)
 
