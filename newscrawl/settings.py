@@ -27,6 +27,15 @@ TELNETCONSOLE_ENABLED = False
 DOWNLOAD_TIMEOUT = 30
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024  # bytes; also caps gunzipped sitemaps
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
+# Response head bounds (status line and headers; DOWNLOAD_MAXSIZE counts the body only), newscrawl.http_limits.
+# 256 KiB is Chromium's own bound on a response head (net::HttpStreamParser, kMaxHeaderBufSize);
+# 200 lines is twice Python's http.client bound (_MAXHEADERS = 100).
+NEWSCRAWL_MAX_HEADER_BYTES = 262_144
+NEWSCRAWL_MAX_HEADER_COUNT = 200
+DOWNLOAD_HANDLERS = {  # Scrapy's HTTP/1.1 handler with those bounds; rendering sites replace it (render/plan.py)
+    "http": "newscrawl.http_limits.BoundedHeadersDownloadHandler",
+    "https": "newscrawl.http_limits.BoundedHeadersDownloadHandler",
+}
 RETRY_TIMES = 2
 REDIRECT_MAX_TIMES = 5
 DEPTH_LIMIT = 20  # hard stop above the per-site max_depth (sitemap indexes add hops)

@@ -56,3 +56,27 @@ def test_names_resolving_to_private_addresses_are_refused(tmp_path):
     assert [item["url"] for item in items] == [f"{site.base}/news/2024/05/01/good-story.html"]
     assert stats["newscrawl/site/loopback-gazette/rejected/private_address"] == 1
     assert stats["newscrawl/site/rebound-gazette/rejected/private_address"] >= 1
+
+
+HEADER_FLOOD_BYTES = 512 * 1024 * 1024  # what the flooding route would send if nobody hung up
+
+
+def test_endless_headers_are_cut_at_the_header_bound(tmp_path):
+    """A page whose headers never end: the crawl hangs up after NEWSCRAWL_MAX_HEADER_BYTES (the server
+    could push only that plus the sockets' buffers), counts it, and crawls the rest of the site."""
+    site = start_site()
+    try:
+        site.routes["/flood.html"] = flood_headers(site, "/flood.html", HEADER_FLOOD_BYTES)
+        site.add_page("/", b'<html><body><a href="/flood.html">f</a>'
+                           b'<a href="/news/2024/05/01/calm-story.html">c</a></body></html>')
+        site.add_article("/news/2024/05/01/calm-story.html", "Calm story", 1)
+        code, stderr, stats, items = run(tmp_path, [{"name": "flood-gazette", "start_urls": [f"{site.base}/"]}],
+                                         {"DOWNLOAD_TIMEOUT": "20"})
+    finally:
+        site.server.shutdown()
+        site.server.server_close()
+    assert code == 0, stderr[-3000:]
+    assert stats["newscrawl/site/flood-gazette/errors/headers_too_large"] == 1
+    assert site.paths().count("/flood.html") == 1  # not retried
+    assert site.sent["/flood.html"] < 32 * 1024 * 1024  # 256 KiB read; the rest is loopback socket buffers
+    assert [item["title"] for item in items] == ["Calm story"]

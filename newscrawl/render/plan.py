@@ -23,6 +23,7 @@ DEFAULT_BROWSER_PATH = "/usr/bin/chromium"  # Debian's chromium package
 # The setting, and the environment variable of the same name, that point to another browser binary.
 BROWSER_PATH_SETTING = "NEWSCRAWL_CHROMIUM_PATH"
 HANDLER_PATH = "newscrawl.render.handler.RenderDownloadHandler"
+PLAIN_HANDLER_PATH = "newscrawl.http_limits.BoundedHeadersDownloadHandler"  # replaced by HANDLER_PATH
 CONTEXT_PREFIX = "site:"  # browser context names: one context per site
 # Effective modes: the site's own, except that without a browser "always" sites cannot be crawled
 # ("unavailable") and "auto" sites are crawled plainly ("never").
@@ -147,7 +148,8 @@ class RenderPlan:
 
         handlers = settings.getdict("DOWNLOAD_HANDLERS")
         for scheme in ("http", "https"):
-            handlers.setdefault(scheme, HANDLER_PATH)
+            if handlers.get(scheme) in (None, PLAIN_HANDLER_PATH):
+                handlers[scheme] = HANDLER_PATH
         settings.set("DOWNLOAD_HANDLERS", handlers, priority=settings.getpriority("DOWNLOAD_HANDLERS") or 0)
         launch = settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS")
         launch.setdefault("executable_path", self.browser_path)

@@ -26,6 +26,7 @@ from ..counters import count
 from ..crawl_patterns import FEED_LINK_TYPES
 from ..discovery import maybe_gunzip, page_links, parse_feed, parse_sitemap, sitemaps_from_robots
 from ..frontier import FrontierLimits, SiteFrontier
+from ..http_limits import ResponseHeadersTooLarge
 from ..incremental import ledger_for
 from ..items import PageItem
 from ..render import RenderPlan
@@ -50,6 +51,8 @@ def _error_kind(failure) -> str:
         return "dns"
     if failure.check(DownloadConnectionRefusedError):
         return "connection_refused"
+    if failure.check(ResponseHeadersTooLarge):
+        return "headers_too_large"
     return type(failure.value).__name__.lower()
 
 
