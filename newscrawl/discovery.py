@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Iterator
 from datetime import datetime
 from email.utils import parsedate_to_datetime
 from urllib.parse import urljoin, urlsplit
@@ -213,22 +214,29 @@ def parse_sitemap(body: bytes, base_url: str) -> Listing:
     return Listing(kind, entries, news)
 
 
-def page_links(response) -> list[str]:
-    """Absolute URLs of the <a>/<area> links of an HTML response, files and non-web schemes left out.
+def page_links(response, max_length: int) -> Iterator[str | None]:
+    """Absolute URLs of the <a>/<area> links of an HTML response, in page order, files and non-web
+    schemes left out; None for an href longer than ``max_length`` characters (not joined: the caller
+    counts it). Lazy, so a caller that has what it needs stops reading a page of 750,000 links.
 
     A lighter stand-in for Scrapy's LinkExtractor (which costs ~10 ms on a page with 100 links).
     """
     base = get_base_url(response)
-    seen, links = set(), []
-    for href in response.xpath("//a/@href | //area/@href").getall():
+    seen = set()
+    for element in response.selector.root.iter("a", "area"):
+        href = element.get("href")
+        if href is None:
+            continue
+        if len(href) > max_length:
+            yield None
+            continue
         href = href.strip()
         if not href or href.lower().startswith(_NOT_PAGE_SCHEMES) or href in seen:
             continue
         seen.add(href)
         url = urljoin(base, href)
         if url.startswith(("http://", "https://")) and not _FILE_EXTENSION_RE.search(urlsplit(url).path):
-            links.append(url)
-    return links
+            yield url
 
 
 def sitemaps_from_robots(text: str, base_url: str) -> list[str]:

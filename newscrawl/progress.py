@@ -97,7 +97,7 @@ def site_summaries(stats_dict: dict, close_reason: str) -> dict[str, dict]:
     summaries = {}
     for site, flat in sorted(per_site.items()):
         summary = {"pages": 0, "articles": 0, "dropped": {}, "errors": {}, **_nest(flat)}
-        if summary.get("rejected", {}).get("max_pages"):
+        if summary.get("rejected", {}).get("max_pages") or summary.get("listings", {}).get("cut_at_budget"):
             summary["stopped"] = "max_pages"
         elif summary["errors"].get("browser_missing"):
             summary["stopped"] = "browser_missing"  # render: always without a browser (newscrawl.render)

@@ -98,6 +98,9 @@ NEWSCRAWL_MAX_DEPTH = 4  # link hops from a start page unless the site sets max_
 NEWSCRAWL_MAX_QUERY_VARIANTS = 20  # distinct query strings per path (filters, session ids)
 NEWSCRAWL_MAX_PER_SHAPE = 50  # distinct non-article URLs per digit-collapsed path (calendars)
 NEWSCRAWL_MAX_SITEMAPS = 50  # sitemap files per site, index entries included
+# Longest link or listed URL followed, in characters; longer ones are counted rejected/url_too_long.
+# 2048: the sitemap protocol's bound on a URL (sitemaps.org, "less than 2,048 characters").
+NEWSCRAWL_MAX_URL_LENGTH = 2048
 NEWSCRAWL_EXTRACT_WORKERS = -1  # extraction processes; -1: CPU count - 1, 0: in the Scrapy process
 NEWSCRAWL_PROGRESS_INTERVAL = 60.0  # seconds between progress log lines
 
