@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -90,6 +91,13 @@ def flood_headers(site: RoutedSite, path: str, limit_bytes: int) -> Route:
         finally:
             with site.lock:
                 site.sent[path] = sent
+    return route
+
+
+def slow_page(body: bytes, seconds: float) -> Route:
+    def route(handler, _):
+        time.sleep(seconds)
+        handler.send_reply(Reply(200, body))
     return route
 
 

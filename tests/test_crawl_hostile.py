@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hostileweb import flood_headers, host_of, port_of, start_site
+from hostileweb import flood_headers, host_of, json_feed, links_page, port_of, slow_page, start_site
 from hostnames import HOSTS_SETTING, hosts_setting
 from mockweb import crawl_stats, needs_loopback, read_jsonl
 from newscrawl.demo import crawl, write_sites_file
@@ -80,3 +80,41 @@ def test_endless_headers_are_cut_at_the_header_bound(tmp_path):
     assert site.paths().count("/flood.html") == 1  # not retried
     assert site.sent["/flood.html"] < 32 * 1024 * 1024  # 256 KiB read; the rest is loopback socket buffers
     assert [item["title"] for item in items] == ["Calm story"]
+
+
+HUGE_LINKS = 300_000  # links on the huge site's home page (~7 MB)
+HUGE_FEED = 200_000  # entries of its JSON feed
+CALM_PAGES = 120  # pages of the calm site, linked from its home page, each served 50 ms late, one at a time
+
+
+def test_a_huge_listing_is_cut_at_the_budget_and_other_sites_go_on(tmp_path):
+    huge, calm = start_site(), start_site(170)
+    try:
+        links = [f"/n/{i}-x" for i in range(HUGE_LINKS)]
+        huge.add_page("/", links_page(["/" + "a" * (1 << 20), *links]))  # one 1 MB href first
+        feed = [f"{huge.base}/{'b' * (1 << 20)}", *(f"{huge.base}/f/{i}-y" for i in range(HUGE_FEED))]
+        huge.add_page("/feed.json", json_feed(feed), "application/feed+json")  # a 1 MB URL first
+        calm_paths = [f"/news/2024/05/01/calm-story-{i}.html" for i in range(CALM_PAGES)]
+        calm.add_page("/", links_page(calm_paths))
+        for path in calm_paths:
+            calm.routes[path] = slow_page(links_page([]), 0.05)
+        code, stderr, stats, _ = run(tmp_path, [
+            {"name": "huge-gazette", "start_urls": [f"{huge.base}/"], "feeds": [f"{huge.base}/feed.json"],
+             "max_pages": 30},
+            {"name": "calm-gazette", "start_urls": [f"{calm.base}/"]}],
+            {"NEWSCRAWL_EXTRACT_ENABLED": "0", "CONCURRENT_REQUESTS_PER_DOMAIN": "1"})
+        calm_times = list(calm.hits.times)
+    finally:
+        for site in (huge, calm):
+            site.server.shutdown()
+            site.server.server_close()
+    assert code == 0, stderr[-3000:]
+    # the feed (fetched first) spends the budget; the home page's links are not read at all
+    assert stats["newscrawl/site/huge-gazette/listings/cut_at_budget"] == 2
+    assert stats["newscrawl/site/huge-gazette/rejected/url_too_long"] == 1
+    assert stats["newscrawl/site/huge-gazette/pages"] <= 30
+    assert stats.get("newscrawl/site/huge-gazette/rejected/max_pages", 0) < 100  # the rest was never read
+    assert stats["newscrawl/site/calm-gazette/pages"] == CALM_PAGES + 1
+    gaps = [b - a for a, b in zip(calm_times, calm_times[1:])]
+    assert max(gaps) < 3.0, max(gaps)
+    assert len(stderr) < 2_000_000  # the 1 MB href is in no log line

@@ -17,13 +17,13 @@ import scrapy
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
+from scrapy.utils.response import get_base_url
 from scrapy.exceptions import CannotResolveHostError, DownloadConnectionRefusedError, DownloadTimeoutError
 from twisted.internet.error import DNSLookupError, TCPTimedOutError, TimeoutError
 
 from ..classify import ARTICLE, classify_url
 from ..clock import utc_now
 from ..counters import count
-from ..crawl_patterns import FEED_LINK_TYPES
 from ..discovery import maybe_gunzip, page_links, parse_feed, parse_sitemap, sitemaps_from_robots
 from ..frontier import FrontierLimits, SiteFrontier
 from ..http_limits import ResponseHeadersTooLarge
@@ -279,17 +279,24 @@ class NewsSpider(scrapy.Spider):
             count(self.crawler.stats, "dropped/not_html", site.name)
             return
         depth = response.meta.get("newscrawl_depth", 0)
-        if depth == 0:
-            for request in self._announced_feeds(site, response):
-                yield request
         if self.emit_pages:
             yield self._page_item(site, response)
+        links = page_links(response.body, response.encoding, get_base_url(response), self.max_url_length)
         if depth >= self.frontiers[site.name].limits.max_depth:
             count(self.crawler.stats, "rejected/max_depth", site.name)  # one per page whose links stay unfollowed
-            return
-        links = page_links(response, self.max_url_length)
-        async for request in self._follow(site, links, lambda url: self.page_request(site, url, depth + 1, "link")):
+            if depth > 0:
+                return
+            links = (link for link in links if link is not None and link.feed)  # a start page's feeds still count
+        async for request in self._follow(site, links, lambda link: self._link_request(site, link, depth)):
             yield request
+
+    def _link_request(self, site: SiteConfig, link, depth: int):
+        if link is not None and link.feed:
+            if depth > 0:
+                return None
+            count(self.crawler.stats, "discovered/feed_from_page", site.name)
+            return self.listing_request(site, link.url, "feed")
+        return self.page_request(site, link and link.url, depth + 1, "link")
 
     async def _follow(self, site: SiteConfig, listed, make_request, budget: bool = True):
         """The requests ``make_request`` makes of what a listing holds, in time slices (other sites'
@@ -305,16 +312,6 @@ class NewsSpider(scrapy.Spider):
             request = make_request(entry)
             if request is not None:
                 yield request
-
-    def _announced_feeds(self, site: SiteConfig, response):
-        for link in response.xpath("//link[@href]"):
-            rel = (link.attrib.get("rel") or "").lower().split()
-            kind = (link.attrib.get("type") or "").lower().strip()
-            if "alternate" in rel and kind in FEED_LINK_TYPES:
-                count(self.crawler.stats, "discovered/feed_from_page", site.name)
-                request = self.listing_request(site, response.urljoin(link.attrib["href"]), "feed")
-                if request is not None:
-                    yield request
 
     def _page_item(self, site: SiteConfig, response) -> PageItem:
         published, title = response.meta.get("newscrawl_hint") or (None, None)
