@@ -22,6 +22,7 @@ from scrapy.exceptions import DownloadFailedError
 from twisted.web._newclient import ResponseFailed
 
 from .settings import NEWSCRAWL_MAX_HEADER_BYTES, NEWSCRAWL_MAX_HEADER_COUNT
+from .shutdown import CancellableDownloadsMixin
 
 
 class ResponseHeadersTooLarge(Exception):
@@ -104,5 +105,6 @@ class BoundedHeadersMixin:
             raise ResponseHeadersTooLarge(f"{too_large}: {request.url}") from None
 
 
-class BoundedHeadersDownloadHandler(BoundedHeadersMixin, HTTP11DownloadHandler):
-    """Scrapy's HTTP/1.1 handler with bounded response headers (the crawl's http and https handler)."""
+class BoundedHeadersDownloadHandler(CancellableDownloadsMixin, BoundedHeadersMixin, HTTP11DownloadHandler):
+    """Scrapy's HTTP/1.1 handler with bounded response headers, its downloads cancellable at shutdown
+    (newscrawl.shutdown): the crawl's http and https handler."""

@@ -32,6 +32,9 @@ DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 # 200 lines is twice Python's http.client bound (_MAXHEADERS = 100).
 NEWSCRAWL_MAX_HEADER_BYTES = 262_144
 NEWSCRAWL_MAX_HEADER_COUNT = 200
+# Seconds a stopping crawl (SIGTERM, Ctrl-C) lets downloads in flight finish before it cancels them
+# (newscrawl.shutdown); a loopback page answers in milliseconds, a slow real one in a few seconds
+NEWSCRAWL_SHUTDOWN_GRACE_SECONDS = 2.0
 DOWNLOAD_HANDLERS = {  # Scrapy's HTTP/1.1 handler with those bounds; rendering sites replace it (render/plan.py)
     "http": "newscrawl.http_limits.BoundedHeadersDownloadHandler",
     "https": "newscrawl.http_limits.BoundedHeadersDownloadHandler",
@@ -39,6 +42,10 @@ DOWNLOAD_HANDLERS = {  # Scrapy's HTTP/1.1 handler with those bounds; rendering 
 RETRY_TIMES = 2
 REDIRECT_MAX_TIMES = 5
 DEPTH_LIMIT = 20  # hard stop above the per-site max_depth (sitemap indexes add hops)
+# Bytes of responses in the callbacks at once before Scrapy stops downloading (its default, 5 MB, is
+# less than one large listing: while a 9 MB page of links was walked, no site got a request);
+# four responses of DOWNLOAD_MAXSIZE
+SCRAPER_SLOT_MAX_ACTIVE_SIZE = 4 * DOWNLOAD_MAXSIZE
 CONCURRENT_ITEMS = 8  # items in flight per response; Scrapy starts this many tasks per callback output
 DEFAULT_DROPITEM_LOG_LEVEL = "DEBUG"  # drops are counted in stats and the summary instead
 
@@ -76,6 +83,7 @@ EXTENSIONS = {
     "newscrawl.jsonl.DurableFeedExporter": 0,
     "newscrawl.redis_support.RedisIdleCloseExtension": 520,
     "newscrawl.gctune.GcTuningExtension": 530,
+    "newscrawl.shutdown.ShutdownExtension": 540,  # a stopped crawl cancels its downloads after a grace
 }
 # Young-generation gc threshold after start-up objects are frozen (gctune.py); 0 keeps Python's (700)
 NEWSCRAWL_GC_THRESHOLD = 10_000

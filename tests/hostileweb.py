@@ -101,6 +101,18 @@ def slow_page(body: bytes, seconds: float) -> Route:
     return route
 
 
+def drip_route(seconds: float) -> Route:
+    """200, then a byte of HTML every 0.5 s for ``seconds``."""
+    def route(handler, _):
+        handler.wfile.write(b"HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n")
+        ends = time.monotonic() + seconds
+        while time.monotonic() < ends:
+            handler.wfile.write(b"<")
+            handler.wfile.flush()
+            time.sleep(0.5)
+    return route
+
+
 def json_feed(urls) -> bytes:
     return json.dumps({"version": "https://jsonfeed.org/version/1.1", "title": "F",
                        "items": [{"id": str(i), "url": u} for i, u in enumerate(urls)]}).encode()

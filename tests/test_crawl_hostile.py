@@ -7,14 +7,19 @@ site, and SIGTERM during a heavy crawl. Host names come from the test's own reso
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from hostileweb import flood_headers, host_of, json_feed, links_page, port_of, slow_page, start_site
+from hostileweb import drip_route, flood_headers, host_of, json_feed, links_page, port_of, slow_page, start_site
 from hostnames import HOSTS_SETTING, hosts_setting
 from mockweb import crawl_stats, needs_loopback, read_jsonl
 from newscrawl.demo import crawl, write_sites_file
+from newscrawl.demo.run import LOOPBACK_SETTINGS, PROJECT_ROOT
 
 pytestmark = needs_loopback
 TESTS_DIR = Path(__file__).resolve().parent
@@ -22,15 +27,21 @@ SETTINGS = {"NEWSCRAWL_EXTRACT_WORKERS": "0", "LOG_LEVEL": "INFO", "ROBOTSTXT_OB
             "TWISTED_DNS_RESOLVER": "hostnames.MappedNamesResolver"}
 
 
-def run(workdir: Path, sites: list[dict], settings: dict | None = None, timeout: float = 180):
-    """The crawl's (returncode, stderr, stats, items), with tests/ importable for the test resolver."""
+def run_raw(workdir: Path, sites: list[dict], settings: dict | None = None, timeout: float = 180):
+    """The crawl's (returncode, stderr), with tests/ importable for the test resolver."""
     path = write_sites_file(sites, workdir / "sites.yaml")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(TESTS_DIR), os.environ.get("PYTHONPATH")])))
         result = crawl(path, workdir / "out.jsonl", cwd=workdir, timeout=timeout,
                        settings={**SETTINGS, **(settings or {})})
+    return result.returncode, result.stderr
+
+
+def run(workdir: Path, sites: list[dict], settings: dict | None = None, timeout: float = 180):
+    """The crawl's (returncode, stderr, stats, items)."""
+    code, stderr = run_raw(workdir, sites, settings, timeout)
     out = workdir / "out.jsonl"
-    return result.returncode, result.stderr, crawl_stats(result.stderr), read_jsonl(out) if out.exists() else []
+    return code, stderr, crawl_stats(stderr), read_jsonl(out) if out.exists() else []
 
 
 def test_names_resolving_to_private_addresses_are_refused(tmp_path):
@@ -118,3 +129,55 @@ def test_a_huge_listing_is_cut_at_the_budget_and_other_sites_go_on(tmp_path):
     gaps = [b - a for a, b in zip(calm_times, calm_times[1:])]
     assert max(gaps) < 3.0, max(gaps)
     assert len(stderr) < 2_000_000  # the 1 MB href is in no log line
+
+
+def test_a_catastrophic_pattern_is_refused_before_any_request(tmp_path):
+    site = start_site()
+    try:
+        sites = [{"name": "regex-gazette", "start_urls": [f"{site.base}/"], "article_patterns": ["/news/", "(a+)+$"]}]
+        code, stderr = run_raw(tmp_path, sites)
+    finally:
+        site.server.shutdown()
+        site.server.server_close()
+    assert code == 2
+    [line] = stderr.strip().splitlines()
+    assert "site 'regex-gazette'" in line and "'article_patterns'" in line and "'(a+)+$'" in line
+    assert site.paths() == []
+
+
+SIGTERM_GRACE_SECONDS = 10  # from SIGTERM to the crawl's exit
+
+
+def test_sigterm_stops_a_busy_crawl_within_seconds(tmp_path):
+    """SIGTERM while the crawl walks a huge listing, with a page dripping for ever in flight."""
+    site = start_site()
+    try:
+        site.add_page("/", links_page([f"/n/{i}-story-of-the-day" for i in range(HUGE_LINKS)]))
+        site.routes["/drip.html"] = drip_route(60)
+        sites = write_sites_file([{"name": "busy-gazette", "start_urls": [f"{site.base}/drip.html", f"{site.base}/"],
+                                   "article_patterns": [r"/n/\d+-story"], "max_pages": 100_000}],
+                                 tmp_path / "sites.yaml")
+        command = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"sites={sites}", "-O", str(tmp_path / "o.jsonl")]
+        for name, value in {**LOOPBACK_SETTINGS, **SETTINGS, "DOWNLOAD_TIMEOUT": "120"}.items():
+            command += ["-s", f"{name}={value}"]
+        env = dict(os.environ, SCRAPY_SETTINGS_MODULE="newscrawl.settings",
+                   PYTHONPATH=os.pathsep.join([str(PROJECT_ROOT), str(TESTS_DIR)]))
+        crawl_process = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while not {"/drip.html", "/"} <= set(site.paths()) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(2)  # the listing is being walked now
+        crawl_process.send_signal(signal.SIGTERM)
+        signalled = time.monotonic()
+        try:
+            _, stderr = crawl_process.communicate(timeout=60)
+        finally:
+            crawl_process.kill()
+        stopped_after = time.monotonic() - signalled
+    finally:
+        site.server.shutdown()
+        site.server.server_close()
+    assert "/drip.html" in site.paths()
+    assert stopped_after < SIGTERM_GRACE_SECONDS, (stopped_after, stderr[-3000:])
+    assert "shutdown" in stderr

@@ -32,6 +32,7 @@ from twisted.internet import task
 
 from ..counters import count
 from ..http_limits import BoundedHeadersMixin
+from ..shutdown import CancellableDownloadsMixin
 from ..logformat import level_number
 from .plan import DEFAULT_QUIET_MS, site_of_context
 from .request_filter import RequestFilter
@@ -133,9 +134,10 @@ def render_page_limit(settings) -> int:
     return limit if limit > 0 else RENDERS_PER_CPU * (os.cpu_count() or 1)
 
 
-class RenderDownloadHandler(BoundedHeadersMixin, ScrapyPlaywrightDownloadHandler):
+class RenderDownloadHandler(CancellableDownloadsMixin, BoundedHeadersMixin, ScrapyPlaywrightDownloadHandler):
     """scrapy-playwright's handler with per-site browser contexts closed when their site is idle
-    (plain requests through it read bounded headers, newscrawl.http_limits).
+    (plain requests through it read bounded headers, newscrawl.http_limits; downloads are cancelled
+    at shutdown, newscrawl.shutdown).
 
     PLAYWRIGHT_MAX_CONTEXTS is enforced here, per site and outside the handler's context lock: a
     site waits for a context slot before its request reaches scrapy-playwright (whose own

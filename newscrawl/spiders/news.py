@@ -301,12 +301,17 @@ class NewsSpider(scrapy.Spider):
     async def _follow(self, site: SiteConfig, listed, make_request, budget: bool = True):
         """The requests ``make_request`` makes of what a listing holds, in time slices (other sites'
         requests go on meanwhile). With ``budget``, reading stops once the site's page budget is
-        spent: what is left is not even looked at (counted once, ``listings/cut_at_budget``)."""
+        spent: what is left is not even looked at (counted once, ``listings/cut_at_budget``); and
+        whatever the budget, once the crawl is stopping (``listings/cut_at_shutdown``)."""
         frontier = self.frontiers[site.name]
         pause = TimeSlice()
+        engine = self.crawler.engine
         for entry in listed:
             if budget and frontier.budget_spent:
                 count(self.crawler.stats, "listings/cut_at_budget", site.name)
+                return
+            if engine is not None and not engine.running:  # the crawl is stopping: schedule nothing more
+                count(self.crawler.stats, "listings/cut_at_shutdown", site.name)
                 return
             await pause.pause_if_due()
             request = make_request(entry)
