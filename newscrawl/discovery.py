@@ -250,8 +250,9 @@ def _read_links(parser, base_url: str, max_length: int, seen: set[str]) -> Itera
     for _, element in parser.read_events():
         href = element.get("href")
         feed = element.tag == "link"
+        skip = href is None or feed and not _announces_feed(element)
         _drop_what_was_read(element)
-        if href is None or feed and not _announces_feed(element):
+        if skip:
             continue
         if len(href) > max_length:
             yield None

@@ -134,6 +134,9 @@ NEWSCRAWL_RENDER_PAGE_REUSE = 25
 NEWSCRAWL_RENDER_CONTEXT_REUSE = 150
 NEWSCRAWL_RENDER_AUTO_MAX_TEXT_CHARS = 1000  # render: auto renders a no-article page with at most this text
 NEWSCRAWL_RENDER_AUTO_MIN_SCRIPTS = 5  # ... and an app root element or at least this many scripts
+# DevTools resource types a rendered page may fetch from public hosts outside its site's allowed_domains
+# (scripts from a CDN build many pages); everything else (documents, frames, XHR, fetch) stays on the site
+NEWSCRAWL_RENDER_OFFSITE_TYPES = ["Script"]
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
 # no display, no sandbox (root in containers), no traffic of the browser's own (updates, sync, QUIC);
 # renderer processes shared by the pages of all sites, at most one per CPU: Chromium otherwise starts

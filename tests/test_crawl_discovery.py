@@ -233,3 +233,14 @@ def test_page_kind_is_the_requests_unless_redirected():
     assert NewsSpider._url_kind(site, HtmlResponse(moved, request=redirected, body=b"")) == ARTICLE
     plain = Request(asked)
     assert NewsSpider._url_kind(site, HtmlResponse(asked, request=plain, body=b"")) == ARTICLE
+
+
+def test_page_links_read_anchors_and_announced_feeds_in_page_order():
+    from newscrawl.discovery import PageLink, page_links
+    body = (b'<html><head><link rel="alternate" type="application/rss+xml" href="/rss.xml">'
+            b'<link rel="stylesheet" href="/s.css"></head><body><a href="/a-12345">a</a>'
+            b'<a href="mailto:x@y">m</a><a href="/file.pdf">f</a><a href="/' + b"x" * 100 + b'">long</a>'
+            b'<map><area href="/b-12345"></map><a href="/a-12345">again</a></body></html>')
+    assert list(page_links(body, "utf-8", "http://news.test/", 50)) == [
+        PageLink("http://news.test/rss.xml", feed=True), PageLink("http://news.test/a-12345"), None,
+        PageLink("http://news.test/b-12345")]

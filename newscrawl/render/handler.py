@@ -26,6 +26,7 @@ from playwright.async_api import Page
 from playwright.async_api import Request as PlaywrightRequest
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy import signals
+from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.defer import deferred_from_coro
 from scrapy_playwright.handler import DEFAULT_CONTEXT_NAME, ScrapyPlaywrightDownloadHandler
 from twisted.internet import task
@@ -182,6 +183,8 @@ class RenderDownloadHandler(CancellableDownloadsMixin, BoundedHeadersMixin, Scra
         self.render_ended: dict[str, asyncio.Condition] = {}
         self.recycle_locks: dict[str, asyncio.Lock] = {}
         self.idle_watch: task.LoopingCall | None = None
+        # DevTools resource types a rendered page may fetch from public hosts outside its site
+        self.offsite_types = frozenset(crawler.settings.getlist("NEWSCRAWL_RENDER_OFFSITE_TYPES"))
         crawler.signals.connect(self._start_idle_watch, signals.engine_started)
 
     def _start_idle_watch(self) -> None:
@@ -230,7 +233,9 @@ class RenderDownloadHandler(CancellableDownloadsMixin, BoundedHeadersMixin, Scra
         """scrapy-playwright's new page, its requests filtered over DevTools instead of routed."""
         page = await super()._create_page(request, spider)
         site = site_of_context(request.meta.get("playwright_context", DEFAULT_CONTEXT_NAME))
-        request_filter = RequestFilter(page, lambda reason: count(self.stats, f"render/blocked_{reason}", site))
+        allowed_domains = getattr(self._crawler.spider, "allowed_domains_of", lambda _: ())(site)
+        request_filter = RequestFilter(page, lambda reason: count(self.stats, f"render/blocked_{reason}", site),
+                                       allowed_domains, self.offsite_types)
         try:
             await request_filter.start()
         except PlaywrightError:
@@ -258,6 +263,7 @@ class RenderDownloadHandler(CancellableDownloadsMixin, BoundedHeadersMixin, Scra
         finally:
             request.meta.pop("playwright_include_page", None)
         page = request.meta.pop("playwright_page", None)
+        self._check_url_was_asked(name, page, response)
         if page is not None and not page.is_closed():
             self.page_uses[page] = self.page_uses.get(page, 0) + 1
             if self.page_uses[page] >= self.page_max_uses:
@@ -265,6 +271,14 @@ class RenderDownloadHandler(CancellableDownloadsMixin, BoundedHeadersMixin, Scra
             else:
                 pool.append(page)
         return response
+
+    def _check_url_was_asked(self, name: str, page: Page | None, response) -> None:
+        """An item's URL is one the crawl asked for: the navigation or a redirect the filter let through."""
+        request_filter = _filters.get(page) if page is not None else None
+        if request_filter is None or response.url in request_filter.document_urls:
+            return
+        count(self.stats, "render/dropped_navigated_away", site_of_context(name))
+        raise IgnoreRequest(f"rendered page ended at {response.url}, not a URL the crawl asked for")
 
     async def _retire_page(self, page: Page | None) -> None:
         if page is None:

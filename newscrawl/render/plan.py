@@ -116,9 +116,9 @@ class RenderPlan:
             "playwright_context": context_name(site),
             "playwright_context_kwargs": dict(self.context_options),
             "playwright_page_goto_kwargs": {"wait_until": self.wait_until},
+            "playwright_page_init_callback": prepare_navigation,  # the request filter learns the navigation
         }
         if self.settle_ms > 0:
-            meta["playwright_page_init_callback"] = prepare_navigation
             meta["playwright_page_methods"] = [PageMethod(settle_page, self.settle_ms, self.quiet_ms)]
         return meta
 
