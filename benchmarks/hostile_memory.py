@@ -108,7 +108,8 @@ def children(pid: int) -> list[int]:
 def crawl(workdir: Path, sites: list[dict], settings: dict) -> dict:
     path = write_sites_file(sites, workdir / "sites.yaml")
     command = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"sites={path}", "-O", str(workdir / "out.jsonl")]
-    for name, value in {**LOOPBACK_SETTINGS, "LOG_LEVEL": "INFO", "ROBOTSTXT_OBEY": "0", **settings}.items():
+    for name, value in {**LOOPBACK_SETTINGS, "LOG_LEVEL": "INFO", "ROBOTSTXT_OBEY": "0", "DOWNLOAD_TIMEOUT": "30",
+                        **settings}.items():
         command += ["-s", f"{name}={value}"]
     env = dict(os.environ, SCRAPY_SETTINGS_MODULE="newscrawl.settings", PYTHONPATH=str(REPO_ROOT))
     started = time.monotonic()
@@ -121,7 +122,7 @@ def crawl(workdir: Path, sites: list[dict], settings: dict) -> dict:
             time.sleep(0.1)
     stderr = (workdir / "stderr.txt").read_text()
     stats = stderr[stderr.find("Dumping Scrapy stats"):]
-    wanted = ("cut_at_budget", "url_too_long", "headers_too_large", "rejected/max_pages'")
+    wanted = ("cut_at_budget", "url_too_long", "headers_too_large", "rejected/", "listings/", "errors/")
     return {"exit": process.returncode, "seconds": round(time.monotonic() - started, 1),
             "peak_rss_mb": round(main_peak / 1024), "largest_child_rss_mb": round(child_peak / 1024),
             "log_mb": round(len(stderr) / 1e6, 1),
