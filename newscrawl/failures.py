@@ -13,6 +13,8 @@ from scrapy.exceptions import CannotResolveHostError, DownloadConnectionRefusedE
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet.error import ConnectionRefusedError, DNSLookupError, TCPTimedOutError, TimeoutError
 
+from .http_limits import ResponseHeadersTooLarge
+
 # Chromium's network error codes in a Playwright error message (rendered requests), by kind.
 CHROMIUM_NET_ERRORS = {
     "net::ERR_NAME_NOT_RESOLVED": "dns",
@@ -30,6 +32,7 @@ KIND_WORDS = {
     "timeout": "timed out",
     "robots": "robots.txt forbids its pages",
     "browser_missing": "no browser for render: always",
+    "headers_too_large": "response headers over the bound",
 }
 
 
@@ -43,6 +46,8 @@ def failure_kind(failure) -> str:
         return "dns"
     if failure.check(DownloadConnectionRefusedError, ConnectionRefusedError):
         return "connection_refused"
+    if failure.check(ResponseHeadersTooLarge):
+        return "headers_too_large"  # the server answered, with an endless head
     message = str(failure.value)
     for code, kind in CHROMIUM_NET_ERRORS.items():
         if code in message:
@@ -52,7 +57,7 @@ def failure_kind(failure) -> str:
 
 def got_response(kind: str) -> bool:
     """Whether a failure of this kind still means the server answered (an error status)."""
-    return kind.startswith("http_")
+    return kind.startswith("http_") or kind == "headers_too_large"
 
 
 def kind_in_words(kind: str) -> str:

@@ -96,7 +96,7 @@ def _most_counted(counts: dict) -> str:
 def stop_reason(summary: dict, close_reason: str) -> str:
     """Why a site stopped, from its counters (see site_summaries)."""
     errors = summary["errors"]
-    if summary.get("rejected", {}).get("max_pages"):
+    if summary.get("rejected", {}).get("max_pages") or summary.get("listings", {}).get("cut_at_budget"):
         return "max_pages"
     if errors.get("browser_missing"):
         return "browser_missing"  # render: always without a browser (newscrawl.render)

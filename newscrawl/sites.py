@@ -13,6 +13,8 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from .pattern_check import nested_unbounded_repeat
+
 # key -> (expected python type, human name); bool is checked apart from int.
 _LIST_KEYS = ("start_urls", "feeds", "sitemaps", "allowed_domains", "article_patterns", "deny_patterns")
 _SCALAR_KEYS = {"name": (str, "a string"), "render": (str, "never, always or auto"),
@@ -113,6 +115,10 @@ def _check_patterns(checker: _Checker, where: str, key: str, value) -> tuple[re.
             compiled.append(re.compile(pattern))
         except re.error as exc:
             checker.add(where, key, f"bad regex {pattern!r}: {exc}")
+            continue
+        if nested_unbounded_repeat(pattern):
+            checker.add(where, key, f"regex {pattern!r} repeats a repeat (like (a+)+): it can take exponential "
+                                    "time on a long URL; write it without the nesting (e.g. (a+)+ as a+)")
     return tuple(compiled)
 
 

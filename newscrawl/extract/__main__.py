@@ -5,55 +5,33 @@ site template from the pages of a folder (printed, or written to -o); exit 1
 when the pages share no markers.
 
 Exit codes: 0 on success (also for a page that is not an article: the JSON says
-why), 2 when the input cannot be read (missing file, bad URL, fetch error).
+why), 2 when the input cannot be read (missing file, bad URL, any fetch failure:
+time limit, malformed response, redirect off http(s), private address; see fetch.py).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-import urllib.error
-import urllib.request
 from datetime import datetime, timezone
-from urllib.parse import urlsplit
 
 from . import extract
+from .fetch import FETCH_TIMEOUT_SECONDS, FetchError, fetch_page
 from .templatefiles import TemplateFileError, learn_from_folder, load_template
-
-USER_AGENT = "newscrawl-extract/0.1 (+https://example.invalid/newscrawl)"
-FETCH_TIMEOUT_SECONDS = 30
-MAX_FETCH_BYTES = 20_000_000
 
 
 class InputError(Exception):
     """The page could not be read; the message names what and where."""
 
 
-def _fetch(url: str) -> tuple[bytes, str | None]:
-    try:
-        parts = urlsplit(url)
-    except ValueError as error:
-        raise InputError(f"bad URL {url!r}: {error}") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InputError(f"bad URL {url!r}: expected http(s)://host/path")
-    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-    try:
-        with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT_SECONDS) as response:
-            body = response.read(MAX_FETCH_BYTES + 1)
-            charset = response.headers.get_content_charset()
-    except (urllib.error.URLError, OSError, ValueError) as error:
-        reason = getattr(error, "reason", error)
-        raise InputError(f"cannot fetch {url}: {reason}") from None
-    if len(body) > MAX_FETCH_BYTES:
-        raise InputError(f"cannot fetch {url}: page larger than {MAX_FETCH_BYTES} bytes")
-    return body, charset
-
-
-def read_source(source: str) -> tuple[bytes, str | None, str | None]:
-    """(page bytes, declared charset, page URL) of a file path or an http(s) URL."""
+def read_source(source: str, timeout: float = FETCH_TIMEOUT_SECONDS) -> tuple[bytes, str | None, str | None]:
+    """(page bytes, declared charset, page URL) of a file path or an http(s) URL (after redirects)."""
     if "://" in source:
-        body, charset = _fetch(source)
-        return body, charset, source
+        try:
+            page = fetch_page(source, timeout)
+        except FetchError as error:
+            raise InputError(str(error)) from None
+        return page.body, page.charset, page.url
     try:
         with open(source, "rb") as handle:
             return handle.read(), None, None
@@ -68,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--format", choices=("json", "text", "html"), default="json")
     parser.add_argument("--url", help="the page's URL, to make links absolute (files only)")
     parser.add_argument("--encoding", help="charset of the file, when the page does not declare it")
+    parser.add_argument("--timeout", type=_seconds, default=FETCH_TIMEOUT_SECONDS,
+                        help=f"seconds for the whole fetch of a URL, redirects included (default {FETCH_TIMEOUT_SECONDS:g})")
     parser.add_argument("--template", help="a site template (JSON) to use on the page")
     parser.add_argument("--learn-template", metavar="DIR", help="learn a site template from a folder of pages")
     parser.add_argument("-o", "--output", help="with --learn-template: write the template to this file")
@@ -77,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.source:
         parser.error("a FILE or URL is needed (or --learn-template DIR)")
     try:
-        body, charset, url = read_source(args.source)
+        body, charset, url = read_source(args.source, args.timeout)
         template = load_template(args.template) if args.template else None
     except (InputError, TemplateFileError) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -91,6 +71,16 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     return 0
+
+
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {value!r}")
+    return seconds
 
 
 def learn_command(folder: str, output: str | None) -> int:

@@ -16,6 +16,7 @@ import scrapy
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
+from scrapy.utils.response import get_base_url
 
 from ..classify import ARTICLE, classify_url
 from ..clock import utc_now
@@ -24,11 +25,13 @@ from ..crawl_patterns import FEED_LINK_TYPES
 from ..discovery import maybe_gunzip, page_links, parse_feed, parse_sitemap, sitemaps_from_robots
 from ..failures import failure_kind, got_response
 from ..frontier import FrontierLimits, SiteFrontier
+from ..http_limits import ResponseHeadersTooLarge
 from ..incremental import ledger_for
 from ..items import PageItem
 from ..paths import DEFAULT_SITES, resolve, sites_source
 from ..render import RenderPlan
 from ..sites import SiteConfig, SitesError, load_sites
+from ..timeslice import TimeSlice
 from ..urls import canonicalize
 
 # Feed and sitemap requests go before pages, so articles are credited to them when they are listed.
@@ -77,6 +80,7 @@ class NewsSpider(scrapy.Spider):
         spider.frontiers = {site.name: SiteFrontier.for_site(site, limits) for site in spider.sites}
         spider.max_sitemaps = settings.getint("NEWSCRAWL_MAX_SITEMAPS", 50)
         spider.max_body = settings.getint("DOWNLOAD_MAXSIZE", 16 * 1024 * 1024)
+        spider.max_url_length = settings.getint("NEWSCRAWL_MAX_URL_LENGTH", 2048)
         # without the extraction pipeline pages are only fetched and followed (crawl-speed baseline)
         spider.emit_pages = settings.getbool("NEWSCRAWL_EXTRACT_ENABLED", True)
         return spider
@@ -99,6 +103,7 @@ class NewsSpider(scrapy.Spider):
         self.sitemap_counts: dict[str, int] = {}
         self.emit_pages = True
         self.render_plan = RenderPlan()
+        self.max_url_length = 2048
         self.ledger = _NOT_OPENED  # the incremental state's ledger, looked up on first use
         # start pages of render: always sites, per (site, host), until the host answers its robots.txt
         self.held_start_pages: dict[tuple[str, str], list[scrapy.Request]] = {}
@@ -115,9 +120,17 @@ class NewsSpider(scrapy.Spider):
             meta.update(self.render_plan.page_meta(site.name))
         return meta
 
-    def page_request(self, site: SiteConfig, url: str, depth: int, via: str, hint=None):
-        """A request for a page if the site's frontier admits it, else None (counted)."""
+    def page_request(self, site: SiteConfig, url: str | None, depth: int, via: str, hint=None):
+        """A request for a page if the site's frontier admits it, else None (counted).
+
+        ``url`` None stands for a link too long to be read (see ``page_links``)."""
+        if url is None or len(url) > self.max_url_length:
+            count(self.crawler.stats, "rejected/url_too_long", site.name)
+            return None
         url = canonicalize(url)
+        if len(url) > self.max_url_length:  # canonical escaping can lengthen it
+            count(self.crawler.stats, "rejected/url_too_long", site.name)
+            return None
         kind = classified = classify_url(url, site.article_patterns)
         if via in LISTED_VIA:
             kind = ARTICLE  # the site lists it as content: not a trap URL, whatever its shape
@@ -146,6 +159,9 @@ class NewsSpider(scrapy.Spider):
 
     def listing_request(self, site: SiteConfig, url: str, source: str):
         """A feed or sitemap request, if its host belongs to the site and the sitemap budget allows."""
+        if len(url) > self.max_url_length:
+            count(self.crawler.stats, "rejected/url_too_long", site.name)
+            return None
         if not self.frontiers[site.name].allows_host(urlsplit(url).hostname):
             count(self.crawler.stats, "rejected/offsite", site.name)
             return None
@@ -214,7 +230,7 @@ class NewsSpider(scrapy.Spider):
             if request is not None:
                 yield request
 
-    def parse_feed(self, response):
+    async def parse_feed(self, response):
         """Schedule the pages a feed lists.
 
         @site_url feed
@@ -227,12 +243,11 @@ class NewsSpider(scrapy.Spider):
             count(self.crawler.stats, "errors/malformed_feed", site.name)
             return
         count(self.crawler.stats, f"listings/feed_{listing.kind}", site.name)
-        for entry in listing.entries:
-            request = self.page_request(site, entry.url, 1, "feed", (entry.published, entry.title))
-            if request is not None:
-                yield request
+        async for request in self._follow(site, listing.entries, lambda entry: self.page_request(
+                site, entry.url, 1, "feed", (entry.published, entry.title))):
+            yield request
 
-    def parse_sitemap(self, response):
+    async def parse_sitemap(self, response):
         """Schedule the pages (or, for an index, the sitemaps) a sitemap lists.
 
         @site_url sitemap
@@ -250,15 +265,16 @@ class NewsSpider(scrapy.Spider):
             count(self.crawler.stats, "errors/malformed_sitemap", site.name)
             return
         count(self.crawler.stats, f"listings/sitemap_{'news' if listing.news else listing.kind}", site.name)
-        for entry in listing.entries:
-            if listing.is_index:
-                request = self.listing_request(site, entry.url, "sitemap")
-            else:
-                request = self.page_request(site, entry.url, 1, "sitemap", (entry.published, entry.title))
-            if request is not None:
-                yield request
+        if listing.is_index:
+            requests = self._follow(site, listing.entries, lambda entry: self.listing_request(
+                site, entry.url, "sitemap"), budget=False)
+        else:
+            requests = self._follow(site, listing.entries, lambda entry: self.page_request(
+                site, entry.url, 1, "sitemap", (entry.published, entry.title)))
+        async for request in requests:
+            yield request
 
-    def parse_page(self, response):
+    async def parse_page(self, response):
         """Emit the page for extraction and follow its links within the site.
 
         @site_url start
@@ -271,27 +287,44 @@ class NewsSpider(scrapy.Spider):
             count(self.crawler.stats, "dropped/not_html", site.name)
             return
         depth = response.meta.get("newscrawl_depth", 0)
-        if depth == 0:
-            yield from self._announced_feeds(site, response)
         if self.emit_pages:
             yield self._page_item(site, response)
+        links = page_links(response.body, response.encoding, get_base_url(response), self.max_url_length)
         if depth >= self.frontiers[site.name].limits.max_depth:
             count(self.crawler.stats, "rejected/max_depth", site.name)  # one per page whose links stay unfollowed
-            return
-        for url in page_links(response):
-            request = self.page_request(site, url, depth + 1, "link")
+            if depth > 0:
+                return
+            links = (link for link in links if link is not None and link.feed)  # a start page's feeds still count
+        async for request in self._follow(site, links, lambda link: self._link_request(site, link, depth)):
+            yield request
+
+    def _link_request(self, site: SiteConfig, link, depth: int):
+        if link is not None and link.feed:
+            if depth > 0:
+                return None
+            count(self.crawler.stats, "discovered/feed_from_page", site.name)
+            return self.listing_request(site, link.url, "feed")
+        return self.page_request(site, link and link.url, depth + 1, "link")
+
+    async def _follow(self, site: SiteConfig, listed, make_request, budget: bool = True):
+        """The requests ``make_request`` makes of what a listing holds, in time slices (other sites'
+        requests go on meanwhile). With ``budget``, reading stops once the site's page budget is
+        spent: what is left is not even looked at (counted once, ``listings/cut_at_budget``); and
+        whatever the budget, once the crawl is stopping (``listings/cut_at_shutdown``)."""
+        frontier = self.frontiers[site.name]
+        pause = TimeSlice()
+        engine = self.crawler.engine
+        for entry in listed:
+            if budget and frontier.budget_spent:
+                count(self.crawler.stats, "listings/cut_at_budget", site.name)
+                return
+            if engine is not None and not engine.running:  # the crawl is stopping: schedule nothing more
+                count(self.crawler.stats, "listings/cut_at_shutdown", site.name)
+                return
+            await pause.pause_if_due()
+            request = make_request(entry)
             if request is not None:
                 yield request
-
-    def _announced_feeds(self, site: SiteConfig, response):
-        for link in response.xpath("//link[@href]"):
-            rel = (link.attrib.get("rel") or "").lower().split()
-            kind = (link.attrib.get("type") or "").lower().strip()
-            if "alternate" in rel and kind in FEED_LINK_TYPES:
-                count(self.crawler.stats, "discovered/feed_from_page", site.name)
-                request = self.listing_request(site, response.urljoin(link.attrib["href"]), "feed")
-                if request is not None:
-                    yield request
 
     def _page_item(self, site: SiteConfig, response) -> PageItem:
         published, title = response.meta.get("newscrawl_hint") or (None, None)
