@@ -1,7 +1,7 @@
 """Stop a crawl at once for a fault it must not go on with; the crawl command turns it into an exit code.
 
 A component that finds the crawl cannot go on without losing articles (the output or the job
-directory takes no more writes, the shared Redis lost its queue) calls :func:`stop_crawl` with a
+directory's queue takes no more writes, the shared Redis lost its queue) calls :func:`stop_crawl` with a
 close reason and one line saying what happened. The spider closes with that reason (Scrapy's
 ``finish_reason``), and ``scrapy crawl`` (``newscrawl/commands/crawl.py``) prints the line and
 exits with the code it gives that reason. The first stop wins; later ones are only logged.
@@ -16,7 +16,7 @@ from scrapy.utils.defer import deferred_from_coro
 logger = logging.getLogger(__name__)
 
 OUTPUT_ERROR = "output_error"  # the JSONL output (or another feed) could not be opened or written
-JOBDIR_ERROR = "jobdir_error"  # the job directory's request queue could not be written (disk full)
+QUEUE_ERROR = "queue_error"  # the request queue on disk (JOBDIR, or the temporary one) could not be written
 SHARED_STATE_LOST = "redis_data_lost"  # the Redis the crawl shares lost its data mid-run
 
 

@@ -22,16 +22,16 @@ from ..config_check import setting_problems
 from ..lock import EXIT_LOCKED, CrawlLocked, acquire, lock_path_for
 from ..output_check import output_problems
 from ..state import state_problems
-from ..stops import JOBDIR_ERROR, OUTPUT_ERROR, SHARED_STATE_LOST, stopped
+from ..stops import QUEUE_ERROR, OUTPUT_ERROR, SHARED_STATE_LOST, stopped
 
 EXIT_BAD_CONFIG = 2  # bad settings or sites file, unusable output or corrupt state: refused to start
-# sysexits EX_IOERR: a file of the crawl could not be written: the output, or the JOBDIR queue (disk full,
-# read-only, I/O error)
+# sysexits EX_IOERR: a file of the crawl could not be written: the output, or the request queue on disk
+# (JOBDIR or the temporary one): disk full, read-only, I/O error
 EXIT_OUTPUT_ERROR = 74
 # sysexits EX_UNAVAILABLE: the Redis the crawlers share lost its data during the run (restarted without
 # persistence, or rolled back to an older snapshot): the shared queue is gone, the run is incomplete
 EXIT_SHARED_STATE_LOST = 69
-EXIT_CODES = {OUTPUT_ERROR: EXIT_OUTPUT_ERROR, JOBDIR_ERROR: EXIT_OUTPUT_ERROR,
+EXIT_CODES = {OUTPUT_ERROR: EXIT_OUTPUT_ERROR, QUEUE_ERROR: EXIT_OUTPUT_ERROR,
               SHARED_STATE_LOST: EXIT_SHARED_STATE_LOST}  # close reason of newscrawl.stops -> exit code
 
 
