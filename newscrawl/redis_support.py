@@ -43,9 +43,16 @@ BUSY_TTL_SECONDS = 3.0  # a busy flag not refreshed within this time counts as i
 
 
 def _redis_from_url(url: str):
-    import redis
+    import redis  # here: only crawls with REDIS_URL pay for loading it (~0.5 s of start-up)
 
     return redis.Redis.from_url(url)
+
+
+def redis_errors() -> type[Exception]:
+    """The base class of the errors the Redis client raises (loaded only when a crawl uses Redis)."""
+    import redis
+
+    return redis.RedisError
 
 
 class RedisState:
@@ -246,8 +253,11 @@ class RedisIdleCloseExtension:
         self.redis.hset(self.busy_key, self.me, time.time())
 
     def beat(self) -> None:
-        if not self.crawler.engine.spider_is_idle():
-            self._mark_busy()
+        try:
+            if not self.crawler.engine.spider_is_idle():
+                self._mark_busy()
+        except redis_errors() as exc:  # Redis restarting: the next beat tries again
+            logger.warning("could not refresh the busy flag in Redis: %s", exc)
 
     def _others_busy(self) -> bool:
         fresh_after = time.time() - BUSY_TTL_SECONDS
@@ -256,7 +266,12 @@ class RedisIdleCloseExtension:
 
     def spider_idle(self) -> None:
         scheduler = self.crawler.engine.scheduler
-        if (scheduler is not None and scheduler.has_pending_requests()) or self._others_busy():
+        try:
+            waiting = (scheduler is not None and scheduler.has_pending_requests()) or self._others_busy()
+        except redis_errors() as exc:  # an unreachable queue is no empty one: wait for Redis
+            logger.warning("Redis did not answer whether work is left (%s); waiting", exc)
+            waiting = True
+        if waiting:
             self.idle_since = None
             raise DontCloseSpider
         now = time.monotonic()

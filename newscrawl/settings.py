@@ -66,6 +66,7 @@ EXTENSIONS = {
     "scrapy.extensions.feedexport.FeedExporter": None,
     "newscrawl.jsonl.DurableFeedExporter": 0,
     "newscrawl.redis_support.RedisIdleCloseExtension": 520,
+    "newscrawl.redis_guard.RedisDataLossExtension": 525,  # with REDIS_URL: stop when Redis lost the queue
     "newscrawl.gctune.GcTuningExtension": 530,
 }
 # Young-generation gc threshold after start-up objects are frozen (gctune.py); 0 keeps Python's (700)
