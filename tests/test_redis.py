@@ -184,3 +184,20 @@ def test_a_redis_restarted_without_persistence_mid_crawl_is_no_finished_crawl(tm
         web.stop()
         server.kill()
         server.wait()
+
+
+def test_listings_kept_in_redis_are_bounded_and_the_oldest_evicted(redis_url):
+    import os
+
+    from newscrawl.state import CachedListing
+
+    state = RedisState(redis.Redis.from_url(redis_url), prefix="listing-test", listing_cache_mib=1)
+    for number in range(6):  # ~300 KB each of random bytes (they do not compress): 3 fit in 1 MiB
+        assert state.save_listing(CachedListing(f"http://a.test/sitemap-{number}.xml", '"v1"', None, "text/xml",
+                                                os.urandom(300_000)))
+    kept = sorted(key.decode() for key in state.redis.hkeys("listing-test:listings"))
+    assert kept == [f"http://a.test/sitemap-{n}.xml" for n in (3, 4, 5)]
+    assert state.listing("http://a.test/sitemap-5.xml").etag == '"v1"'
+    assert 3 * 300_000 < state.counts()["listing_bytes"] <= 1024 * 1024
+    assert not state.save_listing(CachedListing("http://a.test/huge.xml", None, "x", None, os.urandom(2 << 20)))
+    assert state.counts()["listings"] == 3
