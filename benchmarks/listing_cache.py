@@ -12,6 +12,7 @@ NEWSCRAWL_LISTING_CACHE_MIB (default: the project's); a large value shows the un
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 import tempfile
@@ -45,7 +46,7 @@ def main() -> int:
             sites = write_sites_file(web.sites_config(), workdir / "sites.yaml")
             state = workdir / "state.sqlite"
             settings = {"STATE_PATH": str(state), "NEWSCRAWL_MAX_PAGES": "1",
-                        "NEWSCRAWL_MAX_SITEMAPS": str(options.sitemaps)}
+                        "NEWSCRAWL_MAX_SITEMAPS": str(options.sitemaps), "DOWNLOAD_TIMEOUT": "120"}
             if options.bound_mib is not None:
                 settings["NEWSCRAWL_LISTING_CACHE_MIB"] = str(options.bound_mib)
             for run in range(options.runs):
@@ -58,7 +59,9 @@ def main() -> int:
                     return 2
                 size = state_bytes(state)
                 largest = max(largest, size)
-                print(f"run {run + 1}: state {size / 1e6:.1f} MB ({time.monotonic() - started:.0f} s)")
+                stored = re.search(r"'newscrawl/conditional/stored': (\d+)", result.stderr)
+                print(f"run {run + 1}: {stored.group(1) if stored else 0} of {options.sitemaps} sitemaps offered to "
+                      f"the cache, state {size / 1e6:.1f} MB ({time.monotonic() - started:.0f} s)")
     finally:
         web.stop()
     print(f"largest state: {largest / 1e6:.1f} MB (goal < {GOAL_MB} MB)")

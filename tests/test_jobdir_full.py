@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from faultweb import article_html
+from fulldisk import mount_tmpfs
 from incremental_web import crawl_command, crawl_env
 from mockweb import needs_loopback
 from newscrawl.commands.crawl import EXIT_OUTPUT_ERROR
@@ -79,8 +80,7 @@ def small_jobdir(tmp_path):
     """(job directory, settings that make its disk fill, a function that frees space)."""
     job = tmp_path / "job"
     job.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(job)], capture_output=True)
-    if mounted.returncode == 0:
+    if mount_tmpfs(job, "size=64k") is None:
         yield job, {}, lambda: subprocess.run(["mount", "-o", "remount,size=64m", str(job)], check=True)
         subprocess.run(["umount", str(job)], check=False)
     else:  # no mount here: the queue's writes fail as on a full disk

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from mockweb import needs_loopback, read_jsonl
+from fulldisk import mount_tmpfs
 from incremental_web import story_record
 from newscrawl.commands.crawl import EXIT_BAD_CONFIG, EXIT_OUTPUT_ERROR
 from newscrawl.demo import DemoServer, crawl, write_sites_file
@@ -68,16 +69,16 @@ def read_only_dir(tmp_path):
     """A directory no one can write to: a read-only tmpfs (root ignores file modes), else mode 0555."""
     folder = tmp_path / "read-only"
     folder.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(folder)], capture_output=True)
-    if done.returncode != 0:
+    refused = mount_tmpfs(folder, "ro,size=64k")
+    if refused:
         if os.geteuid() == 0:
-            pytest.skip(f"root ignores file modes, and no read-only tmpfs: {done.stderr.decode(errors='replace')}")
+            pytest.skip(f"root ignores file modes, and no read-only tmpfs: {refused}")
         folder.chmod(0o555)
     yield folder
-    if done.returncode == 0:
-        subprocess.run(["umount", str(folder)], check=False)
-    else:
+    if refused:
         folder.chmod(0o755)
+    else:
+        subprocess.run(["umount", str(folder)], check=False)
 
 
 @pytest.mark.parametrize("case", ["read_only_dir", "directory_as_file", "default_dir_read_only"])
@@ -130,9 +131,9 @@ def test_a_scrapy_feed_that_fills_the_disk_stops_the_crawl_and_records_nothing(w
 def tiny_disk(tmp_path):
     mount = tmp_path / "tiny"
     mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4k", "tmpfs", str(mount)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    refused = mount_tmpfs(mount, "size=4k")
+    if refused:
+        pytest.skip(f"cannot mount a tmpfs here: {refused}")
     yield mount
     subprocess.run(["umount", str(mount)], check=False)
 
