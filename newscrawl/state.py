@@ -333,11 +333,19 @@ class SqliteState:
         """Keep the listing (replacing the URL's last one), then evict the ones stored longest ago while
         the bodies pass the cache bound. False when the body alone is larger than the bound (not kept)."""
         body = zlib.compress(listing.body, 6)
+        try:
+            return self._replace_listing(listing, body)
+        except sqlite3.Error:
+            self.listing_bytes = None  # rolled back: count again from the file
+            raise
+
+    def _replace_listing(self, listing: CachedListing, body: bytes) -> bool:
         with self._transaction():
+            total = self._listing_bytes()
             replaced = self.db.execute("SELECT length(body) FROM listings WHERE url = ?", (listing.url,)).fetchone()
             if replaced is not None:
                 self.db.execute("DELETE FROM listings WHERE url = ?", (listing.url,))
-            total = self._listing_bytes() - (replaced[0] if replaced else 0)
+                total -= replaced[0]
             if len(body) > self.listing_cache_bytes:
                 self.listing_bytes = total
                 return False

@@ -39,13 +39,17 @@ def test_listings_past_the_bound_evict_the_ones_stored_longest_ago(tmp_path):
     assert state.listing("http://a.test/sitemap-5.xml").etag == '"v1"'
     assert state.save_listing(_listing("http://a.test/sitemap-3.xml", 300_000))  # replaced: now the newest
     assert _stored(state) == [f"http://a.test/sitemap-{n}.xml" for n in (4, 5, 3)]
-    assert state.counts()["listing_bytes"] <= MIB
+    summed = state.db.execute("SELECT sum(length(body)) FROM listings").fetchone()[0]
+    assert state.counts()["listing_bytes"] == summed <= MIB  # the running total is the sum
     assert not state.save_listing(_listing("http://a.test/huge.xml", 2 * MIB))  # larger than the whole bound
     assert _stored(state) == [f"http://a.test/sitemap-{n}.xml" for n in (4, 5, 3)]
     state.close()
     reopened = SqliteState(tmp_path / "state.sqlite", filter_mib=0, listing_cache_mib=0.5)
+    assert reopened.save_listing(_listing("http://a.test/sitemap-4.xml", 1000))  # replaced first thing after opening
+    assert reopened.counts()["listing_bytes"] == reopened.db.execute(
+        "SELECT sum(length(body)) FROM listings").fetchone()[0]
     assert reopened.save_listing(_listing("http://a.test/feed.xml", 1000))  # a smaller bound applies at once
-    assert _stored(reopened) == ["http://a.test/sitemap-3.xml", "http://a.test/feed.xml"]
+    assert _stored(reopened) == [f"http://a.test/{name}.xml" for name in ("sitemap-3", "sitemap-4", "feed")]
     reopened.close()
 
 
