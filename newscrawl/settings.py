@@ -21,6 +21,7 @@ CONCURRENT_REQUESTS = 32
 CONCURRENT_REQUESTS_PER_DOMAIN = 2
 DOWNLOAD_DELAY = 0.5
 COOKIES_ENABLED = False
+# Scrapy's telnet console runs Python sent to it on 127.0.0.1: a scheduled crawler needs none (README)
 TELNETCONSOLE_ENABLED = False
 
 # --- robustness -------------------------------------------------------------
@@ -92,6 +93,7 @@ EXTENSIONS = {
     "scrapy.extensions.feedexport.FeedExporter": None,
     "newscrawl.jsonl.DurableFeedExporter": 0,
     "newscrawl.redis_support.RedisIdleCloseExtension": 520,
+    "newscrawl.redis_guard.RedisDataLossExtension": 525,  # with REDIS_URL: stop when Redis lost the queue
     "newscrawl.gctune.GcTuningExtension": 530,
     "newscrawl.shutdown.ShutdownExtension": 540,  # a stopped crawl cancels its downloads after a grace
 }
@@ -181,6 +183,11 @@ STATE_PATH = ".newscrawl/state.sqlite"  # SQLite state file (ignored with REDIS_
 # Bit filter of the state's URL and band keys, in MiB (fixed: it fills, it does not grow): it answers
 # most look-ups of keys the state does not hold without a query (keyfilter.py); 0 turns it off.
 NEWSCRAWL_STATE_FILTER_MIB = 16
+# Feeds, sitemaps and start pages kept for conditional requests (conditional.py): a body up to this many
+# bytes (uncompressed) is kept, and all kept bodies together up to this many MiB compressed, the ones
+# stored longest ago evicted first (state.DEFAULT_LISTING_CACHE_MIB says where the bound comes from)
+NEWSCRAWL_MAX_CACHED_LISTING_BYTES = 4 * 1024 * 1024
+NEWSCRAWL_LISTING_CACHE_MIB = 32
 NEWSCRAWL_NEAR_DUPLICATE_JACCARD = 0.8  # estimated shingle Jaccard marking a near-duplicate (fingerprint.py)
 NEWSCRAWL_JSONL_SYNC_SECONDS = 1.0  # fsync the JSONL output this often
 NEWSCRAWL_JSONL_SYNC_ITEMS = 200  # ... or after this many lines

@@ -61,10 +61,11 @@ COVERAGE: dict[str, list[tuple[str, ...]]] = {
         ("here", "test_crawl_and_state_commands")],
     # Running on a server
     "python3 -m newscrawl.state_admin info": [("here", "test_crawl_and_state_commands")],
+    "python3 -m newscrawl.state_admin check": [("here", "test_crawl_and_state_commands")],
     "python3 -m newscrawl.state_admin prune --days 90": [("here", "test_crawl_and_state_commands")],
     "python3 -m newscrawl.state_admin reset": [("here", "test_crawl_and_state_commands")],
     "scrapy crawl news -a sites=sites.yaml -s JOBDIR=jobs/news-1": [("here", "test_crawl_and_state_commands")],
-    "redis-server --port 6379 --bind 10.0.0.5 --appendonly yes": [
+    "redis-server --port 6379 --bind 10.0.0.5 --appendonly yes --appendfsync always": [
         ("test", "tests/test_redis.py::redis_url", "redis-server")],
     "scrapy crawl news -a sites=sites.yaml -s REDIS_URL=redis://10.0.0.5:6379/0 -o crawler-a.jsonl": [
         ("test", "tests/test_redis.py::test_two_crawlers_share_one_queue_and_emit_each_article_once",
