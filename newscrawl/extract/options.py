@@ -29,6 +29,23 @@ class ExtractOptions:
     # --- pre-cleaning -------------------------------------------------------
     # Remove blocks whose class/id names boilerplate (Readability's unlikely-candidate rule).
     remove_unlikely: bool = True
+    # A block named like boilerplate is removed before the density pass only when its counts agree
+    # (names.judge_named_blocks): it is kept as a suspect when at most this share of its text is
+    # in links,
+    name_keep_max_link_density: float = 0.3
+    # and it (or all blocks of its tag and class together) holds at least this share of the
+    # page's non-link text and this many paragraphs, for a name that is a whole token
+    # ("sidebar", "paywall"),
+    name_keep_whole_min_share: float = 0.5
+    name_keep_whole_min_paragraphs: int = 3
+    # or these, for a name met only inside a compound (BEM modifier, page builder, layout box).
+    name_keep_part_min_share: float = 0.1
+    name_keep_part_min_paragraphs: int = 2
+    # A density candidate inside a suspect scores this share of its score (the name's evidence).
+    named_suspect_score_factor: float = 0.2
+    # Inside the chosen article, a suspect (with the others of its tag and class) is dropped unless
+    # it holds at least this share of the article's non-link text.
+    named_box_min_share: float = 0.3
     # A <noscript> holding at least this many chars of text is kept (unwrapped): a page that
     # renders its article by script puts it there for readers without scripts. Token F1
     # htmltotext 0.849 -> 0.884, cleaneval +0.0005, dragnet +0.0002, others unchanged; 500 lost a

@@ -98,6 +98,21 @@ def ascii_lowercase_twin(pattern: re.Pattern) -> re.Pattern:
 UNLIKELY_BLOCK_ASCII_RE = ascii_lowercase_twin(UNLIKELY_BLOCK_RE)
 LIKELY_BLOCK_ASCII_RE = ascii_lowercase_twin(LIKELY_BLOCK_RE)
 
+# Names that say "boilerplate" only as part of a compound (names.token_names_part): the class
+# prefixes of page builders (Elementor, WordPress blocks, Divi, WPBakery, Beaver Builder, Kadence,
+# Spectra, GenerateBlocks), which put words like "widget" on every box of a page, and CSS utility
+# classes with a breakpoint or variant ("md:basis-1/3", "c-layout@lg").
+PAGE_BUILDER_CLASS_RE = re.compile(r"^(?:elementor|wp-block|et_pb|et-pb|vc_|wpb_|fl-|kadence|uagb|gb-)|[:@]")
+# Last words of a compound class that name a page layout: "sidebar-grid" is a grid, "share-zone" a
+# zone, "c-fixed-sidebar-layout" a layout; it holds whatever the page puts in it. Words of a box
+# around one thing ("wrapper", "container", "holder") are left out: "sidebar-wrapper",
+# "ad-container" and "promo_holder" wrap what they name.
+LAYOUT_HEAD_WORDS = frozenset({"grid", "layout", "zone"})
+# Inline tags whose boilerplate name is not read inside a sentence: a keyword link
+# (<a class="tag-link">) between words is a word of the text.
+INLINE_NAMED_TAGS = frozenset({"a", "span", "em", "strong", "b", "i", "u", "font", "small", "mark", "abbr",
+                               "cite", "code", "sup", "sub"})
+
 # A block named like boilerplate by its id alone is kept when the id is its own heading's text
 # slugified, of at least this many words (a Sphinx section id="sharing-with-a-single-developer" is
 # about sharing changesets, not a share bar). Token F1 readability 0.9475 -> 0.9494 (one page), the
