@@ -6,6 +6,7 @@
     python benchmarks/accuracy.py --peers           # also trafilatura/readability (text), htmldate/gne (meta)
     python benchmarks/accuracy.py --update-floors   # raise floors to today's figures (never lowers one)
     python benchmarks/accuracy.py --cases fundus-dev --per-site   # one case set, figures per site
+    python benchmarks/accuracy.py --data dragnet --option climb_max_link_density=0.25   # an option changed
 
 Text: ``../shared/eval/score.py --extractor newscrawl.extract:extract`` over every
 dataset in ../shared/eval with a truth.jsonl and no cases.jsonl (token F1 and LCS F1 per
@@ -18,7 +19,9 @@ gain made on one site shows. Metadata:
 ``../shared/meta/score_meta.py -e newscrawl.extract.meta_fields:extract_metadata``
 over every set in ../shared/meta (date accuracy, title exact match). Both scorers
 run as subprocesses of this Python, so the numbers are exactly the scorers' own;
-their tables are printed as they go.
+their tables are printed as they go. ``--option NAME=VALUE`` (repeatable; the value read as
+JSON, else as a string) scores the text with that extractor option changed
+(benchmarks/optioned_extract.py), to reproduce the figures cited in options.py.
 
 Floors (benchmarks/floors.json) hold the lowest acceptable figure per dataset and
 metric; for a count where fewer is better (``empty`` pages) the figure is a ceiling.
@@ -32,6 +35,7 @@ import argparse
 import importlib.util
 import json
 import math
+import os
 import subprocess
 import sys
 import tempfile
@@ -41,8 +45,11 @@ from types import ModuleType
 from urllib.parse import urlsplit
 
 import common
+from common import OPTIONS_VARIABLE
 
 OUR_TEXT_EXTRACTOR = "newscrawl.extract:extract"
+# The same with the options of --option (benchmarks/optioned_extract.py).
+OPTIONED_TEXT_EXTRACTOR = "optioned_extract:extract"
 OUR_META_EXTRACTOR = "newscrawl.extract.meta_fields:extract_metadata"
 TEXT_PEERS = ["trafilatura", "readability"]
 META_PEERS = ["htmldate", "gne"]
@@ -107,6 +114,33 @@ def run_meta_scorer(shared: Path, datasets: list[Path], peers: bool, limit: int 
         if row["dataset"] in names:
             table.setdefault(row["dataset"], {})[row["extractor"]] = row
     return table
+
+
+def parse_options(parser: argparse.ArgumentParser, items: list[str]) -> dict:
+    """{name: value} of --option NAME=VALUE items; the value as JSON (0.25, true), else a string."""
+    options = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            parser.error(f"--option {item!r}: expected NAME=VALUE")
+        try:
+            options[name] = json.loads(value)
+        except json.JSONDecodeError:
+            options[name] = value
+    return options
+
+
+def use_options(options: dict) -> None:
+    """Score our text through optioned_extract with these options, here and in the scorers' processes."""
+    global OUR_TEXT_EXTRACTOR
+    os.environ[OPTIONS_VARIABLE] = json.dumps(options)
+    benchmarks = str(Path(__file__).resolve().parent)
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [benchmarks, str(common.REPO_ROOT),
+                                                             os.environ.get("PYTHONPATH")]))
+    if benchmarks not in sys.path:
+        sys.path.insert(0, benchmarks)
+    OUR_TEXT_EXTRACTOR = OPTIONED_TEXT_EXTRACTOR
+    print(f"extractor options: {json.dumps(options)}")
 
 
 def load_case_scorer(shared: Path) -> ModuleType:
@@ -276,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
                         "one group (--data, --cases, --meta) scores only the groups named")
     parser.add_argument("--cases", action="append", help="only this case set (repeatable)")
     parser.add_argument("--per-site", action="store_true", help="also our figures per site of each case set")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="score the text with this extractor option changed (repeatable; no gate)")
     parser.add_argument("--meta", action="append", help="only this meta set (repeatable)")
     parser.add_argument("--limit", type=int, help="first N pages per dataset (quick look; no gate)")
     parser.add_argument("--peers", action="store_true", help="also score the peers in the same runs")
@@ -285,6 +321,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.limit and (args.check or args.update_floors):
         parser.error("--limit measures part of each set; floors are for whole sets (drop --limit)")
+    if args.option and (args.check or args.update_floors):
+        parser.error("--option measures a changed extractor; floors are for the defaults (drop --option)")
+    if args.option:
+        use_options(parse_options(parser, args.option))
 
     shared = common.shared_dir(args.shared)
     common.skip_without_shared(shared)

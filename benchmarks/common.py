@@ -13,6 +13,8 @@ from types import ModuleType
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SHARED = REPO_ROOT.parent / "shared"
+# Extractor options (a JSON object) for benchmarks/optioned_extract.py (accuracy.py --option).
+OPTIONS_VARIABLE = "NEWSCRAWL_BENCH_OPTIONS"
 
 
 def shared_dir(option: str | None = None) -> Path:

@@ -445,8 +445,8 @@ def comment_section_after(element: lxml.html.HtmlElement) -> list:
     except blocks named like content (a comment count heading above a post's body).
 
     Token F1 dragnet 0.9200 -> 0.9210, htmltotext 0.9016 -> 0.9045, cleaneval 0.9054 -> 0.9049
-    (one page: CleanEval's gold keeps reader comments), others unchanged (/tmp/acc6/run.py over
-    score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+    (one page: CleanEval's gold keeps reader comments), others unchanged (``benchmarks/accuracy.py``
+    with and without this rule, 7 sets of ../shared/eval, 2026-11-22).
     """
     if element.tag not in _SECTION_HEADING_TAGS or not COMMENT_BLOCK_RE.search(_names(element)):
         return []

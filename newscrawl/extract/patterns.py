@@ -117,8 +117,8 @@ INLINE_NAMED_TAGS = frozenset({"a", "span", "em", "strong", "b", "i", "u", "font
 # slugified, of at least this many words (a Sphinx section id="sharing-with-a-single-developer" is
 # about sharing changesets, not a share bar). Token F1 readability 0.9475 -> 0.9494 (one page), the
 # other six sets unchanged; the same with 2 words: 4 keeps a margin against widgets whose id
-# repeats a short heading ("share-this" over "Share this") (/tmp/acc7/run.py over score.py's
-# loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+# repeats a short heading ("share-this" over "Share this") (``benchmarks/accuracy.py`` with 2, 4 and
+# without the rule, 7 sets of ../shared/eval, 2026-11-22).
 SECTION_SLUG_MIN_WORDS = 4
 
 # style="display:none" / visibility:hidden
@@ -129,7 +129,7 @@ HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I
 # 0.9052 -> 0.9071, cleanportaleval 0.9412 -> 0.9432, readability +0.0002, cleaneval +0.0001,
 # htmltotext +0.0002, cx_bbc -0.00002, cx_zh unchanged. Adding the screen-reader classes
 # (sr-only, visually-hidden, screen-reader-text, off-screen) gave +0.0001 more in all: left out,
-# screen readers read that text (/tmp script over score.py's loaders, 2026-11-22).
+# screen readers read that text (``benchmarks/accuracy.py`` with and without the tokens, 2026-11-22).
 HIDDEN_CLASS_TOKENS = frozenset({"hidden", "hide", "is-hidden", "u-hidden", "display-none",
                                  "element-invisible"})
 
@@ -159,7 +159,7 @@ PRUNABLE_BLOCK_TAGS = frozenset({"aside", "div", "ul", "ol", "dl", "table", "sec
 # keyword link wrapped in a <span> at a sentence's start), never pruned as a link block. Token F1
 # readability 0.9502 -> 0.9512, dragnet 0.9222 -> 0.9224, cleaneval +0.00005, LCS htmltotext +0.0003,
 # the others unchanged; also counting text before them: dragnet the same but more pages down,
-# htmltotext -0.0001 (/tmp/acc7/run.py over score.py's loaders and scoring, 7 sets of
+# htmltotext -0.0001 (``benchmarks/accuracy.py`` with and without the rule, 7 sets of
 # ../shared/eval, 2026-11-22).
 INLINE_PRUNABLE_TAGS = frozenset({"span", "font"})
 # Siblings of the best node that may belong to the article.
@@ -180,8 +180,8 @@ ARTICLE_MARKER_ITEMPROP = "articleBody"
 # "storycontent", Blogger "post-body", Movable Type "entry-body", Drupal "field-name-body", BBC
 # "story-body", and "entry" (Movable Type, TypePad, Posterous). Over the 7 sets of ../shared/eval,
 # the first element of a page with one of the specific names held the gold text (60% of its
-# shingles in the gold and 60% of the gold in it) on ~690 of ~800 pages (/tmp/acc6/clsscan.py,
-# 2026-11-22). Left out because they cost pages there: "hentry" (hAtom's whole entry, with its
+# shingles in the gold and 60% of the gold in it) on ~690 of ~800 pages (shingles as
+# ../shared/eval/score.py makes them, 2026-11-22). Left out because they cost pages there: "hentry" (hAtom's whole entry, with its
 # footer: dragnet -0.0002, 2 pages down) and "post" (also teasers and wrappers: 3 pages up, 6 down);
 # "content", "article", "story" name wrappers and teasers on most sites.
 ARTICLE_BODY_CLASS_TOKENS = frozenset({
@@ -219,7 +219,7 @@ BOILERPLATE_LINE_ANYWHERE_ASCII_RE = ascii_lowercase_twin(BOILERPLATE_LINE_ANYWH
 # closed-comment notices) and photo widgets' "Hide caption", matched on blocks of at most
 # furniture_line_max_chars (a trackback notice holds its URL). Matched on blocks of up to 80 chars:
 # token F1 dragnet +0.0003, readability +0.0001, htmltotext +0.0001, cleaneval +0.00003, others
-# unchanged (/tmp script over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+# unchanged (``benchmarks/accuracy.py`` with and without the pattern, 7 sets of ../shared/eval, 2026-11-22).
 FURNITURE_LINE_RE = re.compile(
     r"^(?:like this:|be the first to like this\.?|powered by (?:wordpress|movable type|blogger|typepad)\b|"
     r"trackback url\b|you can leave a response\b|you can follow any responses to this entry\b|"
