@@ -33,19 +33,33 @@ class ExtractOptions:
     # (names.judge_named_blocks): it is kept as a suspect when at most this share of its text is
     # in links,
     name_keep_max_link_density: float = 0.3
-    # and it (or all blocks of its tag and class together) holds at least this share of the
-    # page's non-link text and this many paragraphs, for a name that is a whole token
-    # ("sidebar", "paywall"),
+    # and it (or all blocks of its name together, names.name_key) holds at least this share of the
+    # page's non-link text and this many paragraphs, for a name that is a whole token ("sidebar",
+    # "paywall"): without it (share 2.0) fundus-dev token F1 -0.0042 (TheNewYorker's paragraphs
+    # named "paywall"), cleaneval -0.0008 (one site), dragnet -0.0001 (3 pages), the others unchanged,
     name_keep_whole_min_share: float = 0.5
     name_keep_whole_min_paragraphs: int = 3
-    # or these, for a name met only inside a compound (BEM modifier, page builder, layout box).
+    # or these, for a name met only inside a compound (a BEM modifier, a page builder's box, a
+    # layout): without it (share 2.0) realworld-trafilatura snippet F1 -0.031 and pages passing
+    # -0.035 (5 sites: Elementor widgets, "c-fixed-sidebar-layout", "o-section--has-ads",
+    # "TestReport__Section--Ads", "share-zone"), fundus-dev -0.0032 (PoliticoEu's
+    # "sidebar-grid__container"), the seven older sets unchanged.
     name_keep_part_min_share: float = 0.1
     name_keep_part_min_paragraphs: int = 2
-    # A density candidate inside a suspect scores this share of its score (the name's evidence).
+    # A density candidate inside a suspect scores this share of its score (the name's evidence): at
+    # 1.0 fundus-dev -0.0074 (Reuters' cookie-consent text, longer than its brief story, won),
+    # cleaneval -0.0008 (one site), realworld-trafilatura snippet F1 +0.0027 (one page).
     named_suspect_score_factor: float = 0.2
-    # Inside the chosen article, a suspect (with the others of its tag and class) is dropped unless
-    # it holds at least this share of the article's non-link text.
+    # Inside the chosen article, a suspect (with the others of its name) is dropped unless it
+    # styles the text (content._names_text_style) and holds at least this share of the article's
+    # non-link text: at 0.5 realworld-trafilatura snippet F1 -0.0028 (an Elementor page's widgets),
+    # the other sets unchanged.
     named_box_min_share: float = 0.3
+    # Figures above: ``benchmarks/accuracy.py --option name_keep_whole_min_share=2.0`` and so on,
+    # against the defaults (2026-11-27). All of this rule against removing every named block:
+    # fundus-dev 0.9037 -> 0.9160 (empty pages 2 -> 1), realworld-trafilatura snippet F1 0.827 ->
+    # 0.858 and pages passing 0.453 -> 0.488 (8 sites up, none down), dragnet +0.0002, cleaneval
+    # +0.0008, readability +0.0008, cx_zh, cx_bbc, cleanportaleval and htmltotext unchanged.
     # A <noscript> holding at least this many chars of text is kept (unwrapped): a page that
     # renders its article by script puts it there for readers without scripts. Token F1
     # htmltotext 0.849 -> 0.884, cleaneval +0.0005, dragnet +0.0002, others unchanged; 500 lost a
