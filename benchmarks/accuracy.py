@@ -32,7 +32,6 @@ floor by hand, in a commit that says why). Without ../shared this exits 0 with a
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import math
 import os
@@ -143,15 +142,6 @@ def use_options(options: dict) -> None:
     print(f"extractor options: {json.dumps(options)}")
 
 
-def load_case_scorer(shared: Path) -> ModuleType:
-    """Import ../shared/eval/score_cases.py as a module (its loader, scoring and table)."""
-    path = shared / "eval" / "score_cases.py"
-    spec = importlib.util.spec_from_file_location("shared_eval_score_cases", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def case_sets_in(folder: Path, names: list[str] | None) -> list[Path]:
     """The case sets (folders holding cases.jsonl), all or the named ones; an unknown name exits 2."""
     found = {p.name: p for p in sorted(folder.iterdir()) if (p / "cases.jsonl").is_file()}
@@ -173,7 +163,7 @@ def site_of(case: dict) -> str:
 def run_case_scorer(shared: Path, sets: list[Path], peers: bool, limit: int | None, per_site: bool) -> dict:
     """{set: {extractor: row}} from score_cases.run_one; prints its table, and a table per site."""
     common.use_repo_package()
-    scorer = load_case_scorer(shared)
+    scorer = common.load_eval_module(shared, "score_cases")
     extractors = [OUR_TEXT_EXTRACTOR] + (TEXT_PEERS if peers else [])
     table: dict = {}
     rows = []
