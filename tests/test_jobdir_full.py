@@ -109,7 +109,9 @@ def test_a_full_jobdir_stops_the_crawl_and_the_resume_completes(web, tmp_path, s
     first = _run(web, tmp_path, tmp_path / "first.jsonl", job, failing)
     assert time.monotonic() - started < 200  # it stops by itself (it used to hang until killed)
     assert first.returncode == EXIT_OUTPUT_ERROR, first.stderr[-3000:]
-    last = first.stderr.strip().splitlines()[-1]
+    lines = first.stderr.strip().splitlines()
+    assert lines[-1] == "exit status 74: a file of the crawl could not be written"   # the report ends the run
+    last = next(line for line in lines if line.startswith("newscrawl: cannot write the request queue"))
     assert last.startswith(f"newscrawl: cannot write the request queue in {job}: "), last
     assert last.endswith("; the crawl stopped"), last
     assert any(reason in last for reason in (os.strerror(errno.ENOSPC), "database or disk is full")), last

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from .blocks import has_prose, is_dated_link_list, is_link_navigation, is_link_teaser
 from .density import DensityTable, guarded_log
 from .dom import collapsed_texts, text_of
+from .names import NameStrength, name_key, name_strength
 from .options import ExtractOptions
 from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_ANYWHERE_ASCII_RE,
                        BOILERPLATE_LINE_ANYWHERE_RE, BOILERPLATE_LINE_START_ASCII_RE,
@@ -29,7 +30,7 @@ class ContentChoice:
     best_score: float
 
 
-def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, float]:
+def find_best_node(table: DensityTable, options: ExtractOptions, suspects: list = ()) -> tuple[int, float]:
     """Index and score of the container with the highest density score (-1 when none).
 
     An element inside an <a> of at most ``link_max_chars`` (a teaser's headline <span>) is
@@ -40,7 +41,14 @@ def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, f
     log_sd = guarded_log(table.standard_deviation())
     best, best_score = -1, 0.0
     named, named_score = -1, 0.0   # the best element named like an article body
+    spans = _suspect_spans(table, suspects)
+    span, next_span, span_end = 0, 0, -1
     for i, score in zip(*_candidate_scores(table, log_sd, options)):
+        while next_span < len(spans) and spans[next_span][0] <= i:
+            span_end = max(span_end, spans[next_span][1])
+            next_span += 1
+        if i <= span_end:   # inside a block named like boilerplate: the name weighs it down
+            score *= options.named_suspect_score_factor
         if score > best_score:
             best, best_score = i, score
         if score > named_score and names_article_body(table.elements[i]):
@@ -48,6 +56,63 @@ def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, f
     if named >= 0 and _named_body_wins(table, best, named, options):
         return named, named_score
     return best, best_score
+
+
+def _suspect_spans(table: DensityTable, suspects: list) -> list[tuple[int, int]]:
+    """(first, last) table index of each suspect's subtree, in document order."""
+    spans = []
+    for element in suspects:
+        i = table.find(element)
+        if i is not None:
+            spans.append((i, i + table.tags[i]))
+    spans.sort()
+    return spans
+
+
+def drop_named_boxes(table: DensityTable, top: int, nodes: list, suspects: list, options: ExtractOptions) -> list:
+    """Drop the suspects (blocks named like boilerplate, kept for their prose) gathered beside the
+    content node ``top``, and those inside the chosen nodes unless they, with the other suspects of
+    their name there (names.name_key), hold at least ``named_box_min_share`` of the nodes' non-link text:
+    a promo box with prose inside or after the story goes, a story's own paragraphs named
+    "paywall" stay. Returns the dropped blocks."""
+    if not suspects:
+        return []
+    spans = [(table.find(node), node) for node in nodes]
+    spans = [(i, i + table.tags[i]) for i, _ in spans if i is not None]
+    total = sum(table.text[i] - table.link_text[i] for i, _ in spans)
+    inside: dict = {}
+    doomed = []
+    for element in suspects:
+        i = table.find(element)
+        if i is None or element.getparent() is None:
+            continue
+        if i != top and any(first == i for first, _ in spans):
+            doomed.append(element)
+        elif any(first < i <= last for first, last in spans):
+            inside.setdefault(name_key(element), []).append(i)
+    for indexes in inside.values():
+        kept, end, plain = [], -1, 0
+        for i in sorted(indexes):
+            if i > end:
+                kept.append(i)
+                end = i + table.tags[i]
+                plain += table.text[i] - table.link_text[i]
+        if not _names_text_style(table.elements[kept[0]]) or plain < options.named_box_min_share * total:
+            doomed.extend(table.elements[i] for i in kept)
+    for element in doomed:
+        if element.getparent() is not None:
+            element.drop_tree()
+    return doomed
+
+
+def _names_text_style(element) -> bool:
+    """Does a boilerplate name on a block inside the article style its text rather than mark a
+    box? Yes for a name met only inside compounds (a page builder's widget, a BEM modifier, a
+    layout), and for a whole name on the text's own paragraphs (<p class="paywall">): a box
+    named "promo" or "widget" holding a slideshow inside the story goes."""
+    if element.tag == "p":
+        return True
+    return name_strength(element.get("class") or "", element.get("id") or "") is NameStrength.PART
 
 
 def _candidate_scores(table: DensityTable, log_sd: float, options: ExtractOptions) -> tuple[list[int], list[float]]:
@@ -395,8 +460,10 @@ def drop_headline_and_captions(nodes: list, options: ExtractOptions) -> None:
                 element.drop_tree()
 
 
-def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoice | None:
-    best, best_score = find_best_node(table, options)
+def choose_content(table: DensityTable, options: ExtractOptions, suspects: list = ()) -> ContentChoice | None:
+    """The article's nodes; ``suspects``: blocks named like boilerplate that clean_tree kept for
+    their prose (weighed down as candidates, dropped inside the article unless a large part of it)."""
+    best, best_score = find_best_node(table, options, suspects)
     if best < 0:
         return None
     top = climb_to_article(table, best, options)
@@ -410,6 +477,10 @@ def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoic
         nodes = nodes[:at] + parts[:k] + nodes[at:at + 1] + parts[k + 1:] + nodes[at + 1:]
     article = [node for node in nodes if node is not related]   # the related list is kept whole
     prune_blocks(table, article, options)
+    dropped = set(drop_named_boxes(table, top, article, suspects, options))
+    if dropped:
+        nodes = [node for node in nodes if node not in dropped]
+        article = [node for node in article if node not in dropped]
     prune_boilerplate_lines(table, article, options)
     cut_end_sections(article)
     drop_headline_and_captions(nodes, options)

@@ -94,11 +94,11 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
         remove_noise_blocks(root, opts)
     if deadline.passed():
         return _no_article(url, "too_large", title, published, page.lang, page, authors)
-    clean_tree(root, opts)
+    suspects = clean_tree(root, opts)
     table = DensityTable(root)
     if len(table.elements) > opts.max_elements or deadline.passed():
         return _no_article(url, "too_large", title, published, page.lang, page, authors)
-    selection = select_content(algorithm, template, text_html, table, opts)
+    selection = select_content(algorithm, template, text_html, table, opts, suspects)
     if not selection.nodes:
         return _no_article(url, "no_body", title, published, page.lang, page, authors)
 
