@@ -60,21 +60,20 @@ COVERAGE: dict[str, list[tuple[str, ...]]] = {
     "scrapy crawl news -a sites=sites.yaml -a only=bbc-news,npr -O articles.jsonl": [
         ("here", "test_crawl_and_state_commands")],
     # Running on a server
+    "scrapyd-deploy": [("file", "tests/test_scrapyd.py", "scrapyd-deploy")],
+    "curl http://localhost:6800/schedule.json -d project=newscrawl -d spider=news -d "
+    "setting=NEWSCRAWL_HOME=/var/lib/newscrawl": [("file", "tests/test_scrapyd.py", '"schedule.json"')],
     "python3 -m newscrawl.state_admin info": [("here", "test_crawl_and_state_commands")],
     "python3 -m newscrawl.state_admin check": [("here", "test_crawl_and_state_commands")],
     "python3 -m newscrawl.state_admin prune --days 90": [("here", "test_crawl_and_state_commands")],
     "python3 -m newscrawl.state_admin reset": [("here", "test_crawl_and_state_commands")],
     "scrapy crawl news -a sites=sites.yaml -s JOBDIR=jobs/news-1": [("here", "test_crawl_and_state_commands")],
     "redis-server --port 6379 --bind 10.0.0.5 --appendonly yes --appendfsync always": [
-        ("test", "tests/test_redis.py::redis_url", "redis-server")],
+        ("test", "tests/test_redis.py::_start_redis", "redis-server")],
     "scrapy crawl news -a sites=sites.yaml -s REDIS_URL=redis://10.0.0.5:6379/0 -o crawler-a.jsonl": [
         ("test", "tests/test_redis.py::test_two_crawlers_share_one_queue_and_emit_each_article_once",
          "REDIS_URL")],
     # Other extraction methods
-    "python3 -m newscrawl.extract --learn-template pages/ -o template.json": [
-        ("test", "tests/test_methods.py::test_cli_learns_a_template_and_uses_it", '"--learn-template"')],
-    "python3 -m newscrawl.extract page.html --template template.json": [
-        ("test", "tests/test_methods.py::test_cli_learns_a_template_and_uses_it", '"--template"')],
     # Accuracy and speed
     "python3 benchmarks/accuracy.py --peers": [("here", "test_benchmark_commands")],
     "python3 ../shared/eval/score_cases.py ../shared/eval/realworld-trafilatura ../shared/eval/fundus-dev "
