@@ -13,6 +13,7 @@ import lxml.html
 from .fastwalk import compiled
 from .metadata import tagged_elements
 from .options import ExtractOptions
+from .revealed import revealed_article
 from .patterns import (
     CHARSET_ALIASES,
     CHARSET_META_RE,
@@ -229,6 +230,10 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
                               lxml.etree.ProcessingInstruction, with_tail=False)
     doomed = [form for form in tagged_elements(root, "form") if _form_is_noise(form, options)]
     hidden, named, reviewed, markers = _classify_named_elements(root, options)
+    revealed = revealed_article(root, hidden, options)
+    if revealed is not None:   # kept as the article, and its wrappers with it
+        hidden = [element for element in hidden if element is not revealed]
+        markers = [*markers, revealed]
     doomed += hidden
     if named or reviewed:
         protected = _article_holders(root, markers)
