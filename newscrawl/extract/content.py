@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 from .blocks import has_prose, is_dated_link_list, is_link_navigation, is_link_teaser
+from .declared import DeclaredBody, coverage, declared_shingles
 from .density import DensityTable, guarded_log
 from .dom import collapsed_texts, text_of
 from .options import ExtractOptions
@@ -395,13 +396,68 @@ def drop_headline_and_captions(nodes: list, options: ExtractOptions) -> None:
                 element.drop_tree()
 
 
-def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoice | None:
+def declared_top(table: DensityTable, nodes: list, declared: DeclaredBody, options: ExtractOptions) -> int | None:
+    """The element covering the page's declared body (declared.py) as the content node, when the
+    gathered ``nodes`` hold less than ``declared_min_coverage`` of the body and it holds more (the
+    density score chose another block); else None."""
+    node = declared.node
+    if node is None:
+        return None
+    position = table.find(node)
+    if position is None or node.getparent() is None:
+        return None   # removed by cleaning
+    ours = coverage(declared, "\n".join(text_of(gathered) for gathered in nodes))
+    if ours >= options.declared_min_coverage:
+        return None
+    return position if coverage(declared, text_of(node)) > ours else None
+
+
+def cut_after_declared(table: DensityTable, nodes: list, declared: DeclaredBody, options: ExtractOptions) -> list:
+    """Drop what follows the element covering the declared body inside the content (reader
+    letters, teasers, a bio box after the story): the gathered nodes after the one holding it, and
+    the following siblings of it and of its ancestors inside that node, each when less than
+    ``declared_min_coverage`` of its word trigrams are in the body. Only when the element holds at
+    least ``declared_complete_coverage`` of the body and more chars than all that is dropped (a
+    declared body cut short, a lead or the bullet points, leaves the story after it whole).
+    The nodes kept, in order."""
+    node = declared.node
+    if node is None or node.getparent() is None or table.find(node) is None:
+        return nodes
+    holder = next((n for n in nodes if n is node or any(a is n for a in node.iterancestors())), None)
+    if holder is None or coverage(declared, text_of(node)) < options.declared_complete_coverage:
+        return nodes
+    after = nodes[nodes.index(holder) + 1:]
+    element = node
+    while element is not holder:
+        after.extend(element.itersiblings())
+        element = element.getparent()
+    doomed = [block for block in after if not _in_declared(block, declared, options)]
+    if not doomed or sum(len(text_of(block)) for block in doomed) >= len(text_of(node)):
+        return nodes
+    for block in doomed:
+        if block not in nodes and block.getparent() is not None:
+            block.drop_tree()
+    return [n for n in nodes if not any(n is block for block in doomed)]
+
+
+def _in_declared(block, declared: DeclaredBody, options: ExtractOptions) -> bool:
+    own = declared_shingles(text_of(block))
+    return bool(own) and len(own & declared.shingles) >= options.declared_min_coverage * len(own)
+
+
+def choose_content(table: DensityTable, options: ExtractOptions,
+                   declared: DeclaredBody | None = None) -> ContentChoice | None:
     best, best_score = find_best_node(table, options)
     if best < 0:
         return None
     top = climb_to_article(table, best, options)
     top = widen_to_repeated_posts(table, top, options)
     nodes, related = gather_siblings(table, top, best_score, options)
+    if declared is not None:
+        switched = declared_top(table, nodes, declared, options)
+        if switched is not None:
+            top = switched
+            nodes, related = gather_siblings(table, top, best_score, options)
     parts = body_parts(table, top, options)
     if parts:   # the other parts go before and after the content node's place in the nodes
         node = table.elements[top]
@@ -412,5 +468,7 @@ def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoic
     prune_blocks(table, article, options)
     prune_boilerplate_lines(table, article, options)
     cut_end_sections(article)
+    if declared is not None:
+        nodes = cut_after_declared(table, nodes, declared, options)
     drop_headline_and_captions(nodes, options)
     return ContentChoice(nodes, best, best_score)

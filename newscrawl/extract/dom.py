@@ -210,7 +210,7 @@ def _names_hiding_class(classes: str) -> bool:
 has_hidden_class = functools.lru_cache(maxsize=4096)(_names_hiding_class)   # pages repeat their classes
 
 
-def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
+def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions, keep=()) -> None:
     """Remove what never belongs to an article, in place.
 
     Script/style/iframe/noscript/comments and form fields go with
@@ -223,7 +223,8 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
     walks the whole tree): call it on a tree not grown since its first search. An element
     listed there but removed since (by ``strip_elements`` here, or by
     ``remove_noise_blocks``) is only changed or dropped inside its removed subtree, so
-    the tree is cleaned the same.
+    the tree is cleaned the same. ``keep``: elements held like the article markers, with their
+    ancestors (the element covering the page's declared body and its paragraphs, declared.py).
     """
     _unwrap_text_noscripts(root, options)
     lxml.etree.strip_elements(root, *NOISE_TAGS, *FORM_FIELD_TAGS, lxml.etree.Comment,
@@ -234,6 +235,8 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
     if revealed is not None:   # kept as the article, and its wrappers with it
         hidden = [element for element in hidden if element is not revealed]
         markers = [*markers, revealed]
+    if keep:
+        markers = [*markers, *keep]
     doomed += hidden
     if named or reviewed:
         protected = _article_holders(root, markers)

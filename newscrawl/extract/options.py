@@ -78,6 +78,17 @@ class ExtractOptions:
     # next to the tweet feed's 0.148, 0.1 lost that page, 0.25-0.45 gave 0.9195
     # (/tmp/acc6/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
     body_name_min_share: float = 0.2
+    # The JSON-LD articleBody as a check on the choice (declared.py): a declared body of at least
+    # declared_body_min_chars chars is read; text runs of the page of at least
+    # declared_run_min_chars chars found in it locate the element covering it; when the chosen
+    # content holds less than declared_min_coverage of the body's word trigrams and that element
+    # holds more, the element is the content node.
+    declared_body_min_chars: int = 200
+    declared_run_min_chars: int = 30
+    declared_min_coverage: float = 0.5
+    # What follows that element inside the content is cut when the element holds at least this
+    # share of the body's word trigrams (content.cut_after_declared).
+    declared_complete_coverage: float = 0.9
     # Drop <figcaption> from the body. Tuned: token F1 +0.02 on cx_bbc, +0.002 on
     # readability, neutral elsewhere; dropping every class="*caption*" block instead
     # cost 0.014 on cleanportaleval (benchmarks/accuracy.py, 2026-11-22).

@@ -159,6 +159,9 @@ ARTICLE_MARKER_TAGS = ("h1", "article", "main")
 # a page of 100,000 nested elements cheap.
 PAGE_WRAPPER_MAX_LEVELS = 10
 ARTICLE_MARKER_ITEMPROP = "articleBody"
+# JSON-LD keys of an object's full text (schema.org Article's "articleBody"): the declared body
+# checked against the chosen content (declared.py).
+DECLARED_BODY_KEYS = ("articleBody",)
 
 # Class names (whole tokens, matched lowercased) that blog engines and CMSs give the element holding
 # a post's or story's text: WordPress and TypePad "entry-content", WordPress's classic theme
