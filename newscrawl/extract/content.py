@@ -11,7 +11,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .blocks import has_prose, is_dated_link_list, is_link_navigation, is_link_teaser
+from .blocks import (has_prose, is_dated_link_list, is_link_navigation, is_link_teaser, is_teaser_list,
+                     teaser_headings)
 from .declared import DeclaredBody, coverage, declared_shingles
 from .density import DensityTable, guarded_log
 from .dom import collapsed_texts, text_of
@@ -266,17 +267,22 @@ def gather_siblings(table: DensityTable, best: int, best_score: float,
 
 
 def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> None:
-    """Drop link navigation blocks and link teasers inside the chosen nodes."""
+    """Drop link navigation blocks, link teasers and teaser lists inside the chosen nodes."""
     doomed = []
     tags, link_tags = table.tags, table.link_tags
     for node in nodes:
         start = table.find(node)
         if start is None:
             continue
+        teasers = _teaser_lists(table, node, start, options)
         end = start + tags[start]
         i = start + 1
         while i <= end:
             tag = table.tag_names[i]
+            if i in teasers:
+                doomed.append(table.elements[i])
+                i += tags[i] + 1
+                continue
             # A block without links can only be a control panel, of panel_min_elements or more:
             # the others are passed without their NodeStats (select 0.538 -> 0.510 ms a page).
             if tag in PRUNABLE_BLOCK_TAGS and (link_tags[i] or tags[i] >= options.panel_min_elements) \
@@ -288,6 +294,26 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> N
             i += 1
     for element in doomed:
         element.drop_tree()
+
+
+def _teaser_lists(table: DensityTable, node, start: int, options: ExtractOptions) -> set[int]:
+    """Indexes of the outermost teaser lists inside the content node (blocks.is_teaser_list),
+    when the node holds more text outside them than in them: a node made mostly of teasers is a
+    list page, judged as a whole (verdict.is_teaser_index), not emptied."""
+    headlines = teaser_headings(node, options)
+    if not headlines:
+        return set()
+    found, listed = set(), 0
+    i, end = start + 1, start + table.tags[start]
+    while i <= end:
+        if table.tag_names[i] in PRUNABLE_BLOCK_TAGS \
+                and is_teaser_list(table.text[i], headlines.get(id(table.elements[i]), 0), options):
+            found.add(i)
+            listed += table.text[i]
+            i += table.tags[i] + 1
+            continue
+        i += 1
+    return found if table.text[start] - listed > listed else set()
 
 
 def _leads_into_prose(table: DensityTable, i: int, tag: str, options: ExtractOptions) -> bool:
