@@ -20,7 +20,7 @@ from .options import ExtractOptions
 from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_ANYWHERE_ASCII_RE,
                        BOILERPLATE_LINE_ANYWHERE_RE, BOILERPLATE_LINE_START_ASCII_RE,
                        BOILERPLATE_LINE_START_RE, CONTAINER_TAGS,
-                       FURNITURE_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, INLINE_PRUNABLE_TAGS,
+                       FURNITURE_LINE_RE, FURNITURE_WHOLE_LINE_RE, TIMESTAMP_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, INLINE_PRUNABLE_TAGS,
                        PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS)
 
 
@@ -371,11 +371,17 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
         short_blocks = [i for i in range(start + 1, start + 1 + table.tags[start])
                         if 0 < text[i] <= longest and tag_names[i] in PRUNABLE_BLOCK_TAGS]
         elements = [table.elements[i] for i in short_blocks]
-        for i, element, line in zip(short_blocks, elements, collapsed_texts(elements)):
+        lines = collapsed_texts(elements)
+        stamps = []
+        for i, element, line in zip(short_blocks, elements, lines):
             chars = text[i]
-            if (chars <= limit and is_boilerplate_line(line)) or \
+            if (chars <= limit and (is_boilerplate_line(line) or FURNITURE_WHOLE_LINE_RE.match(line))) or \
                     (chars <= furniture_limit and FURNITURE_LINE_RE.match(line)):
                 doomed.append(element)
+            elif chars <= limit and TIMESTAMP_LINE_RE.match(line):
+                stamps.append(element)
+        if len(stamps) <= options.timestamp_lines_max:
+            doomed.extend(stamps)
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()

@@ -235,6 +235,15 @@ class ExtractOptions:
     # (/tmp/acc/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
     furniture_line_max_chars: int = 200
 
+    # Blocks that are a date or time alone (TIMESTAMP_LINE_RE) are cut when the content holds at
+    # most this many of them (a byline's); more are a thread's post dates, kept. With
+    # FURNITURE_WHOLE_LINE_RE: token F1 fundus-dev 0.9234 -> 0.9260 (56 pages of 43 sites up, none
+    # down), htmltotext +0.0009, cleaneval +0.0001, cx_bbc +0.0001, the others unchanged; snippet
+    # F1 realworld-trafilatura 0.8350 -> 0.8413, pages passing 39 -> 42 (3 sites). Cutting every
+    # bare date cost htmltotext 0.0027 (two forum threads) (score.py on the 9 sets of
+    # ../shared/eval, 2026-11-27).
+    timestamp_lines_max: int = 3
+
     # --- result -------------------------------------------------------------
     # Fewer weighted chars of prose than this: no article (reason "too_short"). Prose is
     # the lines of at least prose_line_min_chars weighted chars (a sentence, not a label).
