@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .blocks import has_prose, is_dated_link_list, is_link_navigation, is_link_teaser
+from .blocks import (has_prose, is_dated_link_list, is_link_navigation, is_link_teaser, is_teaser_list,
+                     teaser_headings)
+from .declared import DeclaredBody, coverage, declared_shingles
 from .density import DensityTable, guarded_log
 from .dom import collapsed_texts, text_of
 from .names import NameStrength, name_key, name_strength
@@ -19,7 +21,7 @@ from .options import ExtractOptions
 from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_ANYWHERE_ASCII_RE,
                        BOILERPLATE_LINE_ANYWHERE_RE, BOILERPLATE_LINE_START_ASCII_RE,
                        BOILERPLATE_LINE_START_RE, CONTAINER_TAGS,
-                       FURNITURE_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, INLINE_PRUNABLE_TAGS,
+                       FURNITURE_LINE_RE, FURNITURE_WHOLE_LINE_RE, TIMESTAMP_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, INLINE_PRUNABLE_TAGS,
                        PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS)
 
 
@@ -330,17 +332,22 @@ def gather_siblings(table: DensityTable, best: int, best_score: float,
 
 
 def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> None:
-    """Drop link navigation blocks and link teasers inside the chosen nodes."""
+    """Drop link navigation blocks, link teasers and teaser lists inside the chosen nodes."""
     doomed = []
     tags, link_tags = table.tags, table.link_tags
     for node in nodes:
         start = table.find(node)
         if start is None:
             continue
+        teasers = _teaser_lists(table, node, start, options)
         end = start + tags[start]
         i = start + 1
         while i <= end:
             tag = table.tag_names[i]
+            if i in teasers:
+                doomed.append(table.elements[i])
+                i += tags[i] + 1
+                continue
             # A block without links can only be a control panel, of panel_min_elements or more:
             # the others are passed without their NodeStats (select 0.538 -> 0.510 ms a page).
             if tag in PRUNABLE_BLOCK_TAGS and (link_tags[i] or tags[i] >= options.panel_min_elements) \
@@ -352,6 +359,26 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> N
             i += 1
     for element in doomed:
         element.drop_tree()
+
+
+def _teaser_lists(table: DensityTable, node, start: int, options: ExtractOptions) -> set[int]:
+    """Indexes of the outermost teaser lists inside the content node (blocks.is_teaser_list),
+    when the node holds more text outside them than in them: a node made mostly of teasers is a
+    list page, judged as a whole (verdict.is_teaser_index), not emptied."""
+    headlines = teaser_headings(node, options)
+    if not headlines:
+        return set()
+    found, listed = set(), 0
+    i, end = start + 1, start + table.tags[start]
+    while i <= end:
+        if table.tag_names[i] in PRUNABLE_BLOCK_TAGS \
+                and is_teaser_list(table.text[i], headlines.get(id(table.elements[i]), 0), options):
+            found.add(i)
+            listed += table.text[i]
+            i += table.tags[i] + 1
+            continue
+        i += 1
+    return found if table.text[start] - listed > listed else set()
 
 
 def _leads_into_prose(table: DensityTable, i: int, tag: str, options: ExtractOptions) -> bool:
@@ -409,11 +436,17 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
         short_blocks = [i for i in range(start + 1, start + 1 + table.tags[start])
                         if 0 < text[i] <= longest and tag_names[i] in PRUNABLE_BLOCK_TAGS]
         elements = [table.elements[i] for i in short_blocks]
-        for i, element, line in zip(short_blocks, elements, collapsed_texts(elements)):
+        lines = collapsed_texts(elements)
+        stamps = []
+        for i, element, line in zip(short_blocks, elements, lines):
             chars = text[i]
-            if (chars <= limit and is_boilerplate_line(line)) or \
+            if (chars <= limit and (is_boilerplate_line(line) or FURNITURE_WHOLE_LINE_RE.match(line))) or \
                     (chars <= furniture_limit and FURNITURE_LINE_RE.match(line)):
                 doomed.append(element)
+            elif chars <= limit and TIMESTAMP_LINE_RE.match(line):
+                stamps.append(element)
+        if len(stamps) <= options.timestamp_lines_max:
+            doomed.extend(stamps)
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()
@@ -460,15 +493,71 @@ def drop_headline_and_captions(nodes: list, options: ExtractOptions) -> None:
                 element.drop_tree()
 
 
-def choose_content(table: DensityTable, options: ExtractOptions, suspects: list = ()) -> ContentChoice | None:
-    """The article's nodes; ``suspects``: blocks named like boilerplate that clean_tree kept for
-    their prose (weighed down as candidates, dropped inside the article unless a large part of it)."""
+def declared_top(table: DensityTable, nodes: list, declared: DeclaredBody, options: ExtractOptions) -> int | None:
+    """The element covering the page's declared body (declared.py) as the content node, when the
+    gathered ``nodes`` hold less than ``declared_min_coverage`` of the body and it holds more (the
+    density score chose another block); else None."""
+    node = declared.node
+    if node is None:
+        return None
+    position = table.find(node)
+    if position is None or node.getparent() is None:
+        return None   # removed by cleaning
+    ours = coverage(declared, "\n".join(text_of(gathered) for gathered in nodes))
+    if ours >= options.declared_min_coverage:
+        return None
+    return position if coverage(declared, text_of(node)) > ours else None
+
+
+def cut_after_declared(table: DensityTable, nodes: list, declared: DeclaredBody, options: ExtractOptions) -> list:
+    """Drop what follows the element covering the declared body inside the content (reader
+    letters, teasers, a bio box after the story): the gathered nodes after the one holding it, and
+    the following siblings of it and of its ancestors inside that node, each when less than
+    ``declared_min_coverage`` of its word trigrams are in the body. Only when the element holds at
+    least ``declared_complete_coverage`` of the body and more chars than all that is dropped (a
+    declared body cut short, a lead or the bullet points, leaves the story after it whole).
+    The nodes kept, in order."""
+    node = declared.node
+    if node is None or node.getparent() is None or table.find(node) is None:
+        return nodes
+    holder = next((n for n in nodes if n is node or any(a is n for a in node.iterancestors())), None)
+    if holder is None or coverage(declared, text_of(node)) < options.declared_complete_coverage:
+        return nodes
+    after = nodes[nodes.index(holder) + 1:]
+    element = node
+    while element is not holder:
+        after.extend(element.itersiblings())
+        element = element.getparent()
+    doomed = [block for block in after if not _in_declared(block, declared, options)]
+    if not doomed or sum(len(text_of(block)) for block in doomed) >= len(text_of(node)):
+        return nodes
+    for block in doomed:
+        if block not in nodes and block.getparent() is not None:
+            block.drop_tree()
+    return [n for n in nodes if not any(n is block for block in doomed)]
+
+
+def _in_declared(block, declared: DeclaredBody, options: ExtractOptions) -> bool:
+    own = declared_shingles(text_of(block))
+    return bool(own) and len(own & declared.shingles) >= options.declared_min_coverage * len(own)
+
+
+def choose_content(table: DensityTable, options: ExtractOptions, suspects: list = (),
+                   declared: DeclaredBody | None = None) -> ContentChoice | None:
+    """The article's nodes. ``suspects``: blocks named like boilerplate that clean_tree kept for
+    their prose (weighed down as candidates, dropped inside the article unless a large part of it);
+    ``declared``: the page's JSON-LD article body, a check on the choice (declared.py)."""
     best, best_score = find_best_node(table, options, suspects)
     if best < 0:
         return None
     top = climb_to_article(table, best, options)
     top = widen_to_repeated_posts(table, top, options)
     nodes, related = gather_siblings(table, top, best_score, options)
+    if declared is not None:
+        switched = declared_top(table, nodes, declared, options)
+        if switched is not None:
+            top = switched
+            nodes, related = gather_siblings(table, top, best_score, options)
     parts = body_parts(table, top, options)
     if parts:   # the other parts go before and after the content node's place in the nodes
         node = table.elements[top]
@@ -483,5 +572,7 @@ def choose_content(table: DensityTable, options: ExtractOptions, suspects: list 
         article = [node for node in article if node not in dropped]
     prune_boilerplate_lines(table, article, options)
     cut_end_sections(article)
+    if declared is not None:
+        nodes = cut_after_declared(table, nodes, declared, options)
     drop_headline_and_captions(nodes, options)
     return ContentChoice(nodes, best, best_score)

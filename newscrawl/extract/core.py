@@ -7,6 +7,7 @@ from .authors import find_authors
 from .confidence import declares_article, score_article
 from .contentblocks import remove_noise_blocks
 from .dates import find_published
+from .declared import read_declared_body
 from .density import DensityTable
 from .dom import clean_tree, decode_html, looks_binary, parse_html
 from .head import read_head
@@ -89,16 +90,17 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
     title = find_title(root, page, opts)
     published = find_published(root, page, url, fetched_at, opts)
     authors = find_authors(root, page, opts)
+    declared = read_declared_body(root, page, opts)   # before cleaning: on the page as served
 
     if opts.content_blocks:
         remove_noise_blocks(root, opts)
     if deadline.passed():
         return _no_article(url, "too_large", title, published, page.lang, page, authors)
-    suspects = clean_tree(root, opts)
+    suspects = clean_tree(root, opts, keep=declared.held if declared else ())
     table = DensityTable(root)
     if len(table.elements) > opts.max_elements or deadline.passed():
         return _no_article(url, "too_large", title, published, page.lang, page, authors)
-    selection = select_content(algorithm, template, text_html, table, opts, suspects)
+    selection = select_content(algorithm, template, text_html, table, opts, suspects, declared)
     if not selection.nodes:
         return _no_article(url, "no_body", title, published, page.lang, page, authors)
 

@@ -14,6 +14,7 @@ from .fastwalk import compiled
 from .metadata import tagged_elements
 from .names import judge_named_blocks
 from .options import ExtractOptions
+from .revealed import revealed_article
 from .patterns import (
     CHARSET_ALIASES,
     CHARSET_META_RE,
@@ -210,9 +211,10 @@ def _names_hiding_class(classes: str) -> bool:
 has_hidden_class = functools.lru_cache(maxsize=4096)(_names_hiding_class)   # pages repeat their classes
 
 
-def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> list:
+def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions, keep=()) -> list:
     """Remove what never belongs to an article, in place; return the suspects: blocks named like
-    boilerplate kept for the prose they hold (names.py), for the density pass to weigh.
+    boilerplate kept for the prose they hold (names.py), for the density pass to weigh. ``keep``:
+    elements kept with their wrappers whatever their names (the JSON-LD body's, declared.py).
 
     Script/style/iframe/noscript/comments and form fields go with
     ``strip_elements`` (C speed). Then noise forms and hidden elements, and blocks whose class/id
@@ -224,13 +226,20 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> list:
     walks the whole tree): call it on a tree not grown since its first search. An element
     listed there but removed since (by ``strip_elements`` here, or by
     ``remove_noise_blocks``) is only changed or dropped inside its removed subtree, so
-    the tree is cleaned the same.
+    the tree is cleaned the same. ``keep``: elements held like the article markers, with their
+    ancestors (the element covering the page's declared body and its paragraphs, declared.py).
     """
     _unwrap_text_noscripts(root, options)
     lxml.etree.strip_elements(root, *NOISE_TAGS, *FORM_FIELD_TAGS, lxml.etree.Comment,
                               lxml.etree.ProcessingInstruction, with_tail=False)
     doomed = [form for form in tagged_elements(root, "form") if _form_is_noise(form, options)]
     hidden, named, reviewed, markers = _classify_named_elements(root, options)
+    revealed = revealed_article(root, hidden, options)
+    if revealed is not None:   # kept as the article, and its wrappers with it
+        hidden = [element for element in hidden if element is not revealed]
+        markers = [*markers, revealed]
+    if keep:
+        markers = [*markers, *keep]
     doomed += hidden
     if not (named or reviewed):
         drop_elements(root, doomed)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from .confidence import weighted_length
 from .content import choose_content
+from .declared import DeclaredBody
 from .density import DensityTable
 from .dom import clean_tree, parse_html
 from .lineblock import lineblock_nodes
@@ -42,11 +43,13 @@ class Selection:
 
 
 def select_content(algorithm: str, template: SiteTemplate | None, source: str, table: DensityTable,
-                   options: ExtractOptions, suspects: list = ()) -> Selection:
-    """``suspects``: the named blocks clean_tree kept for their prose (content.choose_content)."""
+                   options: ExtractOptions, suspects: list = (),
+                   declared: DeclaredBody | None = None) -> Selection:
+    """``suspects``: the named blocks clean_tree kept for their prose (content.choose_content);
+    ``declared``: the page's JSON-LD article body, a check on the density choice (declared.py)."""
     if algorithm == "lineblock":
         return Selection(lineblock_nodes(source, options), "lineblock")
-    choice = choose_content(table, options, suspects)
+    choice = choose_content(table, options, suspects, declared)
     selection = Selection(choice.nodes if choice else [], "density")
     if options.lineblock_fallback and _too_thin(selection.nodes, options):
         fallback = lineblock_nodes(source, options)

@@ -174,6 +174,9 @@ ARTICLE_MARKER_TAGS = ("h1", "article", "main")
 # a page of 100,000 nested elements cheap.
 PAGE_WRAPPER_MAX_LEVELS = 10
 ARTICLE_MARKER_ITEMPROP = "articleBody"
+# JSON-LD keys of an object's full text (schema.org Article's "articleBody"): the declared body
+# checked against the chosen content (declared.py).
+DECLARED_BODY_KEYS = ("articleBody",)
 
 # Class names (whole tokens, matched lowercased) that blog engines and CMSs give the element holding
 # a post's or story's text: WordPress and TypePad "entry-content", WordPress's classic theme
@@ -225,6 +228,39 @@ FURNITURE_LINE_RE = re.compile(
     r"trackback url\b|you can leave a response\b|you can follow any responses to this entry\b|"
     r"(?:the )?comments to this entry are closed|comments are (?:now )?closed\b|post a comment$|"
     r"leave a (?:comment|reply)$|hide caption$|enlarge (?:this )?(?:photo|image)$|story highlights$)",
+    re.I,
+)
+# A block that is a date or a time alone ("30.04.2024 | 16:48", "05:28 Uhr"): the byline's, cut
+# from the story when the content holds few of them (content.prune_boilerplate_lines); a forum
+# thread's posts each show one, kept there (htmltotext's gold keeps them).
+TIMESTAMP_LINE_RE = re.compile(
+    r"^(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4}(?:\s*[,|-]?\s*\d{1,2}[:.]\d{2}(?:\s*(?:uhr|h))?)?\s*\|?|"
+    r"\d{1,2}:\d{2}(?:\s*(?:uhr|min\.?|h))?)$",
+    re.I,
+)
+# Blocks that are page furniture as a whole line, in the languages of ../shared/eval's modern sets
+# (fundus-dev, realworld-trafilatura: mostly English and German, also Spanish and Turkish), matched
+# on blocks of at most boilerplate_line_max_chars (content.prune_boilerplate_lines):
+# - a timestamp or byline date alone, or after its label ("Stand: 08.07.2026 05:00 Uhr",
+#   "Aktualisiert:", "Updated 5:27 am CST, Wednesday...", "Actualizado a las 15:10h.", "Son Güncelleme");
+# - photo credits ("Bildrechte: ...", "Foto: ...", "Photo: ...", "© ...");
+# - tool and widget labels: share, print, text size, reprints, gallery controls ("Caption",
+#   "Close"), expand/collapse boxes, "read also" pointers, media-type labels, ad markers.
+FURNITURE_WHOLE_LINE_RE = re.compile(
+    r"^(?:(?:stand|aktualisiert|zuletzt aktualisiert|veröffentlicht(?: am)?|erschienen am|verfügbar bis|"
+    r"updated|last updated|published|actualizado(?: el| a las)?|publicado(?: el)?|son güncelleme|"
+    r"güncelleme|yayınlanma)\b\s*:?\s*(?:am\s+|on\s+)?\d.*|"
+    r"(?:stand|aktualisiert|updated|actualizado|son güncelleme)\s*:\s*|\d+\s*min\.?|"
+    r"(?:bildrechte|bildquelle|bild|fotos?|photos?|photo credit|credit|image|imagen|getty images|"
+    r"ljósmynd|fotoğraf)\s*:.*|©.*|"
+    r"(?:teilen|drucken|e-mail|feedback|fehler melden|share|share this(?: article| story)?|print|"
+    r"text size|order reprints|reprints|caption|close|schließen|schliessen|box aufklappen|"
+    r"box zuklappen|weitere informationen|ende der weiteren informationen|lesen sie auch|"
+    r"lesen sie mehr zum thema|mehr zum thema|das könnte sie auch interessieren|lee también|"
+    r"article continues below|up next|story saved|remove ads|newsletter|video|audio|audiobeitrag|"
+    r"bildbeitrag|zum anhören|anzeige|werbung|reklam|legende|regala esta noticia|reporta un error|"
+    r"ähnliche beiträge|gefällt mir|kommentare geschlossen|diese beiträge solltest du nicht verpassen)"
+    r"\s*[:.!]?)$",
     re.I,
 )
 
