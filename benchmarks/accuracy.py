@@ -70,8 +70,9 @@ GOALS = {
     # Goals of the extractor-on-today's-web issue.
     "cases": {"fundus-dev": {"tok_f1": 0.955, "empty": 0},
               "realworld-trafilatura": {"snip_f1": 0.93, "pass": 0.65}},
+    # Dates: the publish-dates issue asks 0.985 on fundus-dev and 0.96 on htmldate-mediacloud.
     "meta": {"zh-gne": {"date_acc": 0.98, "title_em": 0.95}, "zh-cwced": {"date_acc": 0.90},
-             "htmldate-mediacloud": {"date_acc": 0.95}},
+             "htmldate-mediacloud": {"date_acc": 0.96}, "fundus-dev": {"date_acc": 0.985}},
 }
 
 
@@ -92,6 +93,32 @@ def run_text_scorer(shared: Path, datasets: list[Path], peers: bool, limit: int 
     for row in rows:
         table.setdefault(row["dataset"], {})[row["extractor"]] = row
     return table
+
+
+def dated_sets_in(folder: Path) -> list[Path]:
+    """The evaluation sets whose gold carries a publish date (fundus-dev): scored for dates too."""
+    dated = []
+    for dataset in common.datasets_in(folder):
+        with (dataset / "truth.jsonl").open(encoding="utf-8") as lines:
+            first = json.loads(next(lines, "{}") or "{}")
+        if first.get("date"):
+            dated.append(dataset)
+    return dated
+
+
+def meta_sets_in(shared: Path, names: list[str] | None) -> list[Path]:
+    """The sets scored for publish dates and titles: every set in ../shared/meta and the dated
+    evaluation sets, or the named ones (an unknown name exits 2)."""
+    found = {p.name: p for p in dated_sets_in(shared / "eval")}
+    if (shared / "meta").is_dir():
+        found.update({p.name: p for p in common.datasets_in(shared / "meta")})
+    if not names:
+        return list(found.values())
+    unknown = [n for n in names if n not in found]
+    if unknown:
+        print(f"unknown metadata set(s) {', '.join(unknown)}; have: {', '.join(found)}", file=sys.stderr)
+        raise SystemExit(2)
+    return [found[n] for n in names]
 
 
 def run_meta_scorer(shared: Path, datasets: list[Path], peers: bool, limit: int | None) -> dict:
@@ -327,8 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     case_sets = case_sets_in(shared / "eval", args.cases) if args.cases or not chosen else []
     eval_sets = [folder for folder in common.datasets_in(shared / "eval", args.data)
                  if folder not in every_case_set] if args.data or not chosen else []   # case sets: scored once
-    meta_sets = common.datasets_in(shared / "meta", args.meta) \
-        if (shared / "meta").is_dir() and (args.meta or not chosen) else []
+    meta_sets = meta_sets_in(shared, args.meta) if args.meta or not chosen else []
     text = run_text_scorer(shared, eval_sets, args.peers, args.limit) if eval_sets else {}
     cases = run_case_scorer(shared, case_sets, args.peers, args.limit, args.per_site) if case_sets else {}
     meta = run_meta_scorer(shared, meta_sets, args.peers, args.limit) if meta_sets else {}

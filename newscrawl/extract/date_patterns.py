@@ -118,7 +118,7 @@ RAW_JSONLD_PUBLISHED_RE = re.compile(r'"(?:datePublished|dateCreated)"\s*:\s*"(?
 # is uppfært, no oppdatert, da opdateret, sv uppdaterad, it aggiornato, pl zaktualizowano, cs
 # aktualizováno, tr güncellendi, fi päivitetty, hu frissítve, ko 수정/업데이트. fundus-dev date
 # accuracy +1 page (an Icelandic dateline "11.2.2025 | Uppfært 12.2.2025"), the other date sets
-# unchanged (benchmarks/accuracy.py --dates).
+# unchanged (the metadata sets of benchmarks/accuracy.py).
 _UPDATE_LABEL_WORDS = (
     r"(?:updated?|modified|last\s+edit|更新|修改|修订|actualiza|atualiza|mis\s+à\s+jour|обновлен|"
     r"изменен|aktualisiert|zuletzt\s+geändert|geändert|bijgewerkt|gewijzigd|uppfært|oppdatert|"
@@ -294,7 +294,7 @@ TEXT_DATE_PATTERNS = (
 # Nordic bylines). Without the time "25.04.24" is too often a version or a score, so the time is
 # required, and the pattern is tried only on the short byline runs near the headline. In
 # fundus-dev, htmldate-mediacloud and realworld-trafilatura it occurs on 4 pages of 4 sites, each
-# time the publish day of the gold; fundus-dev date accuracy +1 page (benchmarks/accuracy.py --dates).
+# time the publish day of the gold; fundus-dev date accuracy +1 page (the metadata sets of benchmarks/accuracy.py).
 SHORT_YEAR_DATE_RE = re.compile(
     r"(?<![\d.])(?P<num1>3[01]|[12]\d|0?[1-9])(?P<sep>\.)(?P<num2>1[0-2]|0?[1-9])\.(?P<year2>\d{2})(?![\d.])"
     r"\s*(?:,|\||um|-|—)?\s*(?P<hour>[01]?\d|2[0-3]):(?P<minute>[0-5]\d)(?!\d)"
