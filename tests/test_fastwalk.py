@@ -367,22 +367,6 @@ def test_link_free_runs_leave_namespaced_elements_to_the_python_walk():
     assert page_texts.link_free_runs(root, 100, _foreign_test(DEFAULT_OPTIONS)) == ["text", "drawing"]
 
 
-def test_a_stale_build_is_not_used(tmp_path, monkeypatch):
-    """A module built from another .pyx than the one beside it is refused (warning, Python walks)."""
-    changed = tmp_path / "_fastwalk.pyx"
-    changed.write_text("# edited since the build\n")
-    monkeypatch.setattr(fastwalk, "_SOURCE", changed)
-    with pytest.warns(RuntimeWarning, match="changed since it was compiled"):
-        assert fastwalk._load() is None
-
-
-def test_the_environment_can_turn_the_compiled_walks_off(monkeypatch):
-    monkeypatch.setenv("NEWSCRAWL_PURE_PYTHON", "1")
-    assert fastwalk._load() is None
-    monkeypatch.delenv("NEWSCRAWL_PURE_PYTHON")
-    assert fastwalk._load() is fastwalk.compiled
-
-
 def test_attribute_searches_leave_out_the_root_itself_as_the_xpath_does():
     root = lxml.html.document_fromstring('<html class="page" id="top"><body class="b page"><p id="p">x</p></body></html>')
     assert fastwalk.compiled.attribute_values(root, ("class",))["class"].with_words(("page",)) == {"b page"}
