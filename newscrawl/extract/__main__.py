@@ -5,12 +5,13 @@ site template from the pages of a folder (printed, or written to -o); exit 1
 when the pages share no markers.
 
 Exit codes: 0 on success (also for a page that is not an article: the JSON says
-why), 2 when the input cannot be read (missing file, bad URL, fetch error).
+why), 1 when ``--format text`` or ``html`` has no text to print (the reason is on stderr),
+2 when the input cannot be read (missing file, bad URL, fetch error), 141 when the reader
+of stdout closed the pipe (``| head``), as a shell reports a process stopped by SIGPIPE.
 """
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import urllib.error
 import urllib.request
@@ -18,6 +19,7 @@ from datetime import datetime, timezone
 from urllib.parse import urlsplit
 
 from . import extract
+from .cli_output import exit_quietly_on_closed_pipe, print_result
 from .templatefiles import TemplateFileError, learn_from_folder, load_template
 
 USER_AGENT = "newscrawl-extract/0.1 (+https://example.invalid/newscrawl)"
@@ -84,13 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     result = extract(body, args.url or url, encoding=args.encoding or charset,
                      fetched_at=datetime.now(timezone.utc), template=template)
-    if args.format == "text":
-        print(result.text)
-    elif args.format == "html":
-        print(result.html)
-    else:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
-    return 0
+    return print_result(result, args.format, args.source)
 
 
 def learn_command(folder: str, output: str | None) -> int:
@@ -117,4 +113,4 @@ def learn_command(folder: str, output: str | None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_quietly_on_closed_pipe(main))
