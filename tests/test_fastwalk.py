@@ -1,12 +1,11 @@
 """The compiled walks (newscrawl/extract/_fastwalk.pyx) give exactly what the Python walks give.
 
 Skipped when the module is not built, except where NEWSCRAWL_REQUIRE_FASTWALK=1 (CI sets it:
-there a missing build is a failure, not a skip).
+there a missing build is a failure, not a skip; conftest.py).
 """
 from __future__ import annotations
 
 import copy
-import os
 import pathlib
 
 import lxml.etree
@@ -29,10 +28,7 @@ from newscrawl.extract.verdict import count_links
 
 from test_extract_fuzz import documents
 
-if fastwalk.compiled is None:
-    if os.environ.get("NEWSCRAWL_REQUIRE_FASTWALK") == "1":
-        pytest.fail("the compiled walks are not built (python3 -m pip install -e .)", pytrace=False)
-    pytest.skip("the compiled walks are not built (python3 -m pip install -e .)", allow_module_level=True)
+pytestmark = pytest.mark.needs_fastwalk
 
 PAGES = pathlib.Path(__file__).parent / "pages"
 COLUMNS = ("elements", "tag_names", "text", "link_text", "tags", "link_tags", "punctuation", "paragraphs",
