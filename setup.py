@@ -1,8 +1,10 @@
 """Builds newscrawl's optional compiled walks (newscrawl/extract/_fastwalk.pyx).
 
 ``pip install -r requirements.txt`` installs this project in editable mode, which compiles the
-module in place. A failed build is reported and the install goes on: the extractor then runs
-its pure-Python walks, with the same results, slower (see newscrawl/extract/fastwalk.py).
+module in place. A failed build (no C compiler, no Cython) prints one line and the install goes
+on: the extractor then runs its pure-Python walks, with the same results, slower (see
+newscrawl/extract/fastwalk.py). pip shows a build's output only with ``-v`` or when it fails, so
+scripts/quickstart says after the install whether the walks were built.
 """
 import hashlib
 import pathlib
@@ -14,6 +16,11 @@ from setuptools.command.build_ext import build_ext
 SOURCE = pathlib.Path("newscrawl/extract/_fastwalk.pyx")
 
 
+def _not_built(error: Exception) -> None:
+    print(f"newscrawl: the compiled walks were not built ({error}); the extractor will use its "
+          "pure-Python walks (same results, slower)", file=sys.stderr)
+
+
 class OptionalBuildExt(build_ext):
     """build_ext that warns instead of failing: the compiled walks are an optional speed-up."""
 
@@ -21,15 +28,13 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as error:  # noqa: BLE001 - any build failure leaves the pure-Python walks
-            print(f"newscrawl: compiled walks not built ({error}); using the pure-Python walks",
-                  file=sys.stderr)
+            _not_built(error)
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
         except Exception as error:  # noqa: BLE001
-            print(f"newscrawl: {ext.name} not built ({error}); using the pure-Python walks",
-                  file=sys.stderr)
+            _not_built(error)
 
 
 def extensions():
@@ -38,7 +43,7 @@ def extensions():
         from Cython.Build import cythonize
         from setuptools import Extension
     except ImportError as error:
-        print(f"newscrawl: compiled walks not built ({error})", file=sys.stderr)
+        _not_built(error)
         return []
     digest = hashlib.sha256(SOURCE.read_bytes()).hexdigest()
     extension = Extension("newscrawl.extract._fastwalk", [str(SOURCE)], include_dirs=lxml.get_include(),
@@ -46,7 +51,7 @@ def extensions():
     try:
         return cythonize([extension], quiet=True)
     except Exception as error:  # noqa: BLE001 - a Cython error leaves the pure-Python walks
-        print(f"newscrawl: compiled walks not built ({error})", file=sys.stderr)
+        _not_built(error)
         return []
 
 
