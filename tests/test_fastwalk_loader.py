@@ -122,7 +122,7 @@ def test_a_module_that_fails_to_load_or_verify_falls_back_with_a_warning_sentenc
     assert module is None
     assert report.kind == "unusable" and report.level == logging.WARNING
     assert any(part in report.message for part in reason.split("|")), report.message
-    assert report.message.startswith("the compiled walks do not load (")
+    assert report.message.startswith("the compiled walks cannot be used (")
     assert report.message.endswith("using the pure-Python walks (same results, slower)")
     assert "\n" not in report.message
 

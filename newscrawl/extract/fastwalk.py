@@ -52,7 +52,7 @@ class LoadReport:
         return logging.WARNING if self.kind == "unusable" else logging.INFO
 
 
-class _Unusable(Exception):
+class WrongModule(Exception):
     """The module loaded but is not the one this source expects."""
 
 
@@ -60,9 +60,9 @@ def _verify(module: ModuleType) -> None:
     missing = [name for name in ("SOURCE_DIGEST",) + _FUNCTIONS if not hasattr(module, name)]
     if missing:
         more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
-        raise _Unusable(f"{getattr(module, '__file__', module.__name__)} lacks {', '.join(missing[:3])}{more}")
+        raise WrongModule(f"{_file_of(module)} lacks {', '.join(missing[:3])}{more}")
     if _SOURCE.exists() and hashlib.sha256(_SOURCE.read_bytes()).hexdigest() != module.SOURCE_DIGEST:
-        raise _Unusable(f"{_SOURCE.name} changed since it was compiled (rebuild: python3 -m pip install -e .)")
+        raise WrongModule(f"{_SOURCE.name} changed since it was compiled (rebuild: python3 -m pip install -e .)")
     module.set_punctuation(PUNCTUATION)
 
 
@@ -78,9 +78,13 @@ def _load() -> tuple[ModuleType | None, LoadReport]:
     except Exception as error:  # noqa: BLE001 - any failure to load or verify leaves the Python walks
         if isinstance(error, ModuleNotFoundError) and error.name == _MODULE:
             return None, LoadReport("absent", f"the compiled walks are not built: {_PURE_PYTHON}")
-        return None, LoadReport("unusable", f"the compiled walks do not load ({type(error).__name__}: "
+        return None, LoadReport("unusable", f"the compiled walks cannot be used ({type(error).__name__}: "
                                             f"{error}): {_PURE_PYTHON}")
-    return module, LoadReport("compiled", f"using the compiled walks ({pathlib.Path(module.__file__).name})")
+    return module, LoadReport("compiled", f"using the compiled walks ({pathlib.Path(_file_of(module)).name})")
+
+
+def _file_of(module: ModuleType) -> str:
+    return getattr(module, "__file__", None) or module.__name__
 
 
 compiled, report = _load()
