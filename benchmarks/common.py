@@ -13,6 +13,8 @@ from types import ModuleType
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SHARED = REPO_ROOT.parent / "shared"
+# Extractor options (a JSON object) for benchmarks/optioned_extract.py (accuracy.py --option).
+OPTIONS_VARIABLE = "NEWSCRAWL_BENCH_OPTIONS"
 
 
 def shared_dir(option: str | None = None) -> Path:
@@ -41,8 +43,12 @@ def datasets_in(folder: Path, names: list[str] | None = None) -> list[Path]:
 
 def load_score_module(shared: Path) -> ModuleType:
     """Import ../shared/eval/score.py as a module (its loader and decoder, not its CLI)."""
-    path = shared / "eval" / "score.py"
-    spec = importlib.util.spec_from_file_location("shared_eval_score", path)
+    return load_eval_module(shared, "score")
+
+
+def load_eval_module(shared: Path, name: str) -> ModuleType:
+    """Import ../shared/eval/<name>.py as a module (score, score_cases: their functions, not their CLI)."""
+    spec = importlib.util.spec_from_file_location(f"shared_eval_{name}", shared / "eval" / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -20,7 +20,7 @@ crawl_speed.py's smaller web the first crawl of a fresh server was always the sl
 ``--pairs N`` makes N pairs of runs, the order alternating within a pair, and checks
 the median of the pairs' ratios.
 
-Goals (issue 4): peak RSS at the end <= 1.3 x peak RSS at 10%, and the state
+Goals: peak RSS at the end <= 1.3 x peak RSS at 10%, and the state
 run's pages/s >= 0.9 x the run without state. ``--check`` exits 1 when missed.
 """
 from __future__ import annotations

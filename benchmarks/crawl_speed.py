@@ -18,7 +18,7 @@ was always the slowest (five rounds on 2026-11-22: 0.61 for the first pair, whos
 first run is the one with extraction, then 0.71-0.77), so round 1 measured the
 warm-up more than the pipeline. A warm-up without extraction left round 1 as low
 (0.54, then 0.75-0.85): the first crawl with the extraction workers is the slow one. ``--check`` exits 1 when that
-median is below 0.7 (issue 3's goal).
+median is below 0.7 (the goal).
 """
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ articles emitted, peak RSS, and the peak RSS up to page 100 against the peak
 over pages 100-PAGES (also as PSS, which splits pages shared between processes
 among them: the tree's real footprint, but it rises when processes that shared
 pages exit). ``--check`` exits 1 when a run is below 8 pages/s or its RSS
-grows more than 10% after page 100 (issue 5's goals).
+grows more than 10% after page 100 (the goals).
 """
 from __future__ import annotations
 
@@ -201,7 +201,7 @@ def report(result: RunResult, pages: int) -> list[str]:
         print(f"  peak {kind.upper()} of the process tree: {result.peak(0, 10**9, kind) / 2**20:.0f} MiB; up to page "
               f"{RSS_CHECKPOINT}: {before / 2**20:.0f} MiB, pages {RSS_CHECKPOINT}-{pages}: {after / 2**20:.0f} MiB "
               f"({growth:+.1%})")
-        if kind == "rss" and not growth <= GOAL_RSS_GROWTH:  # the issue's measure; PSS is shown for insight
+        if kind == "rss" and not growth <= GOAL_RSS_GROWTH:  # the goal's measure; PSS is shown for insight
             problems.append(f"{result.contexts} context(s): {kind.upper()} grew {growth:+.1%} after page {RSS_CHECKPOINT}")
     if result.pages_per_second < GOAL_PAGES_PER_SECOND:
         problems.append(f"{result.contexts} context(s): {result.pages_per_second:.1f} pages/s < {GOAL_PAGES_PER_SECOND}")

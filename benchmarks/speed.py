@@ -22,7 +22,7 @@ allocations (libxml2 trees) included. Pages the allocator keeps despite the trim
 be reused without showing, so read it as a close lower bound. Where /proc cannot be
 written, tracemalloc's peak per call is reported instead (Python objects only).
 
-Goals (issue 2): ours at most 1/4 of trafilatura's time and at most 3.5x the bare
+Goals: ours at most 1/4 of trafilatura's time and at most 3.5x the bare
 parse. ``--check`` exits 1 when one is missed. Peers come from
 benchmarks/requirements.txt; a peer that is not installed is reported and skipped
 (and ``--check`` then fails, since its ratio cannot be checked).
@@ -46,8 +46,8 @@ from typing import Callable
 
 import common
 
-GOAL_VS_TRAFILATURA = 0.25   # ours / trafilatura CPU time, at most (issue 2)
-GOAL_VS_BARE_PARSE = 3.5     # ours / lxml.html.fromstring CPU time, at most (issue 2)
+GOAL_VS_TRAFILATURA = 0.25   # ours / trafilatura CPU time, at most (the speed goal)
+GOAL_VS_BARE_PARSE = 3.5     # ours / lxml.html.fromstring CPU time, at most (the speed goal)
 MEMORY_SAMPLE_PAGES = 300    # pages per extractor in the memory pass (evenly spread)
 # Pages each extractor runs over before the next takes its turn. One after the other over all
 # 2,892 pages, a run on 2026-11-22 while other jobs came and went gave ours/trafilatura 0.292 and

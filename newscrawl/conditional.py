@@ -2,7 +2,8 @@
 
 These pages are fetched every run (they announce new articles). When the
 last 200 response carried an ETag or Last-Modified, the state keeps those
-validators and the body (compressed, up to ``NEWSCRAWL_MAX_CACHED_LISTING_BYTES``);
+validators and the body (compressed, up to ``NEWSCRAWL_MAX_CACHED_LISTING_BYTES`` each and
+``NEWSCRAWL_LISTING_CACHE_MIB`` for all of them, the ones stored longest ago evicted first);
 the next request sends ``If-None-Match`` / ``If-Modified-Since``, and a 304
 answer is turned back into a 200 response with the kept body, so the spider
 parses it as usual (links are still followed, known articles skipped).
@@ -75,9 +76,9 @@ class ConditionalRequestMiddleware:
             modified = response.headers.get(b"Last-Modified")
             if (etag or modified) and len(response.body) <= self.max_bytes:
                 content_type = response.headers.get(b"Content-Type")
-                backend.save_listing(CachedListing(request.url, _text(etag), _text(modified), _text(content_type),
-                                                   response.body))
-                count(self.crawler.stats, "conditional/stored", site)
+                kept = backend.save_listing(CachedListing(request.url, _text(etag), _text(modified),
+                                                          _text(content_type), response.body))
+                count(self.crawler.stats, "conditional/stored" if kept else "conditional/over_cache_bound", site)
         return response
 
     @staticmethod

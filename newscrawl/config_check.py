@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .extract.options import ExtractOptions
+from .paths import resolve
 
 # setting -> smallest allowed value (integers)
 INT_SETTINGS = {
@@ -21,7 +22,8 @@ INT_SETTINGS = {
     "NEWSCRAWL_STRIP_MAX_BYTES": 0, "DOWNLOAD_MAXSIZE": 0,
     "DOWNLOAD_WARNSIZE": 0, "RETRY_TIMES": 0, "REDIRECT_MAX_TIMES": 0, "CONCURRENT_REQUESTS": 1,
     "CONCURRENT_REQUESTS_PER_DOMAIN": 1, "DEPTH_LIMIT": 0, "NEWSCRAWL_RENDER_SETTLE_MS": 0,
-    "NEWSCRAWL_RENDER_QUIET_MS": 0, "NEWSCRAWL_RENDER_MAX_PAGES": 0,
+    "NEWSCRAWL_RENDER_QUIET_MS": 0, "NEWSCRAWL_RENDER_MAX_PAGES": 0, "NEWSCRAWL_MAX_CACHED_LISTING_BYTES": 0,
+    "NEWSCRAWL_MAX_HEADER_BYTES": 1024, "NEWSCRAWL_MAX_HEADER_COUNT": 1, "NEWSCRAWL_MAX_URL_LENGTH": 16,
 }
 # setting -> (smallest, largest or None, whether the smallest itself is allowed)
 FLOAT_SETTINGS = {
@@ -29,7 +31,8 @@ FLOAT_SETTINGS = {
     "NEWSCRAWL_PROGRESS_INTERVAL": (0.0, None, False), "NEWSCRAWL_JSONL_SYNC_SECONDS": (0.0, None, False),
     "NEWSCRAWL_STATE_RECORD_SECONDS": (0.0, None, True),
     "NEWSCRAWL_NEAR_DUPLICATE_JACCARD": (0.0, 1.0, False), "NEWSCRAWL_REDIS_IDLE_SECONDS": (0.0, None, False),
-    "NEWSCRAWL_RETRY_AFTER_MAX": (0.0, None, True),
+    "NEWSCRAWL_RETRY_AFTER_MAX": (0.0, None, True), "NEWSCRAWL_SHUTDOWN_GRACE_SECONDS": (0.0, None, True),
+    "NEWSCRAWL_LISTING_CACHE_MIB": (0.0, None, True),
 }
 BOOL_SETTINGS = ("ROBOTSTXT_OBEY", "AUTOTHROTTLE_ENABLED", "NEWSCRAWL_STATE_ENABLED", "NEWSCRAWL_STRIP_ENABLED",
                  "NEWSCRAWL_EXTRACT_ENABLED", "NEWSCRAWL_DURABLE_JSONL", "NEWSCRAWL_TEMPLATES_ENABLED",
@@ -146,5 +149,5 @@ def setting_problems(settings) -> list[str]:
     if settings.get("REDIS_URL"):
         problems.append(_redis_problem(settings.get("REDIS_URL")))
     elif settings.get("STATE_PATH") and _enabled(settings, "NEWSCRAWL_STATE_ENABLED"):
-        problems.append(_writable_dir_problem("STATE_PATH", Path(str(settings.get("STATE_PATH")))))
+        problems.append(_writable_dir_problem("STATE_PATH", resolve(settings, str(settings.get("STATE_PATH")))))
     return [problem for problem in problems if problem]

@@ -10,6 +10,7 @@ contract would otherwise count as seen and make ``@returns requests`` fail by ra
 from __future__ import annotations
 
 import functools
+import inspect
 
 from scrapy.contracts import Contract
 
@@ -39,10 +40,22 @@ class SiteUrlContract(Contract):
 def _with_fresh_frontier(callback, spider, site_name: str):
     """The callback, run on a new frontier of the site (same limits): what it schedules is
     judged as if no other contract had run. Scrapy collects the callback's output right
-    after calling it, so nothing else runs in between."""
-    @functools.wraps(callback)
-    def checked(response, **kwargs):
+    after calling it, and the listings of the contract pages are too short for the callback
+    to pause in between (newscrawl.timeslice), so nothing else runs meanwhile."""
+    def fresh_frontier() -> None:
         old = spider.frontiers[site_name]
         spider.frontiers[site_name] = SiteFrontier(old.site, old.limits)
+
+    if inspect.isasyncgenfunction(callback):
+        @functools.wraps(callback)
+        async def checked_async(response, **kwargs):
+            fresh_frontier()
+            async for output in callback(response, **kwargs):
+                yield output
+        return checked_async
+
+    @functools.wraps(callback)
+    def checked(response, **kwargs):
+        fresh_frontier()
         return callback(response, **kwargs)
     return checked

@@ -45,6 +45,11 @@ class SiteFrontier:
         )
         return cls(site, limits)
 
+    @property
+    def budget_spent(self) -> bool:
+        """No further page can be admitted: the rest of any listing can be left unread."""
+        return self.admitted >= self.limits.max_pages
+
     def allows_host(self, host: str | None) -> bool:
         return host_allowed(host, self.site.allowed_domains)
 
@@ -84,6 +89,6 @@ class SiteFrontier:
 
     def stop_reason(self) -> str:
         """Why this site's crawl ended: the page budget, or its frontier ran dry."""
-        if self.rejected["max_pages"]:
+        if self.rejected["max_pages"] or self.budget_spent:
             return "max_pages"
         return "exhausted"

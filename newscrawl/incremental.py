@@ -38,8 +38,10 @@ from .keyfilter import DEFAULT_FILTER_MIB
 from .items import ArticleItem
 from .jsonl import repair_output
 from .lock import acquire, lock_path_for
+from .paths import resolve
+from .stops import OUTPUT_ERROR, stopped
 from .clock import utc_now
-from .state import DEFAULT_STATE_PATH, ArticleRecord, SqliteState
+from .state import DEFAULT_LISTING_CACHE_MIB, DEFAULT_STATE_PATH, ArticleRecord, SqliteState
 from .urls import canonicalize
 
 logger = logging.getLogger(__name__)
@@ -53,9 +55,10 @@ def open_backend(settings):
         from .redis_support import RedisState
 
         return RedisState.from_settings(settings)
-    return SqliteState(settings.get("STATE_PATH") or DEFAULT_STATE_PATH,
+    return SqliteState(resolve(settings, settings.get("STATE_PATH") or DEFAULT_STATE_PATH),
                        settings.getfloat("NEWSCRAWL_STATE_FILTER_MIB", DEFAULT_FILTER_MIB),
-                       write_in_process=settings.getbool("NEWSCRAWL_STATE_RECORDER_PROCESS", True))
+                       write_in_process=settings.getbool("NEWSCRAWL_STATE_RECORDER_PROCESS", True),
+                       listing_cache_mib=settings.getfloat("NEWSCRAWL_LISTING_CACHE_MIB", DEFAULT_LISTING_CACHE_MIB))
 
 
 def ledger_for(crawler) -> Ledger | None:
@@ -240,8 +243,10 @@ class Ledger:
                 logger.warning("Recovered %s after an unclean stop: %d line(s) recorded in the state, "
                                "%d torn byte(s) cut", path, len(records), repair.cut_bytes)
 
-    def close(self) -> None:
-        self.commit()
+    def close(self, commit: bool = True) -> None:
+        """Record what was written (unless ``commit`` is false: the output did not keep it), close, unlock."""
+        if commit:
+            self.commit()
         self.backend.close()
         if self.lock is not None:
             self.lock.release()
@@ -267,7 +272,8 @@ class StateExtension:
         return ext
 
     def item_scraped(self, item, response) -> None:
-        """Without a durable JSONL output, record each article as soon as it is handed to the exporters.
+        """Without a durable JSONL output, note each article handed to Scrapy's exporters; they are
+        recorded when the crawl ends, once every feed was stored (``engine_stopped``).
 
         With one (the default; it records what it syncs), this receiver leaves at the first item:
         each receiver of ``item_scraped`` is an asyncio task per item (~1% of the crawl process).
@@ -277,7 +283,6 @@ class StateExtension:
             return
         if isinstance(item, ArticleItem):
             self.ledger.written(item)
-            self.ledger.commit()
 
     def item_dropped(self, item, response, **kwargs) -> None:
         if isinstance(item, ArticleItem):
@@ -286,7 +291,17 @@ class StateExtension:
     def engine_stopped(self) -> None:
         ledger = _ledgers.pop(self.crawler, None)
         if ledger is not None:
-            ledger.close()
+            ledger.close(commit=ledger.durable_output or self._feeds_stored())
+
+    def _feeds_stored(self) -> bool:
+        """Whether Scrapy's exporters stored every feed and took every item (no output error)."""
+        stop = stopped(self.crawler)
+        failed = (stop is not None and stop.reason == OUTPUT_ERROR) or any(
+            key.startswith("feedexport/failed_count/") for key in self.crawler.stats.get_stats())
+        if failed:
+            logger.error("a feed of this crawl was not stored: its %d article(s) are not recorded in the state "
+                         "(the next run emits them again)", len(self.ledger.unrecorded))
+        return not failed
 
 
 class IncrementalPipeline:
@@ -311,5 +326,5 @@ class IncrementalPipeline:
         reason = self.ledger.admit(item)
         if reason:
             count(self.stats, f"dropped/{reason}", item.site)
-            raise DropItem(f"{reason}: {item.url}")
+            raise DropItem(reason)  # logged with the URL and size (logformat.describe_item)
         return item

@@ -32,9 +32,11 @@ from scrapy.exporters import JsonLinesItemExporter
 from scrapy.extensions.feedexport import FeedExporter
 from scrapy.utils.serialize import ScrapyJSONEncoder
 from w3lib.url import file_uri_to_path
-from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import task, threads
 from twisted.internet.defer import Deferred
+
+from .stops import OUTPUT_ERROR, stop_crawl
 
 logger = logging.getLogger(__name__)
 
@@ -244,6 +246,7 @@ class DurableFeedExporter(FeedExporter):
         self.sync_task: task.LoopingCall | None = None
         self.syncing: Deferred | None = None  # the fsync running in a thread, if any
         self.line_encoder: LineEncoder | None = None
+        self.failed = False  # the output took no more lines: the crawl is stopping
         if settings.getbool("NEWSCRAWL_DURABLE_JSONL", True):
             self._take_durable_feed()
 
@@ -264,7 +267,13 @@ class DurableFeedExporter(FeedExporter):
         from .incremental import ledger_for
 
         self.ledger = ledger_for(self.crawler)
-        start = self.writer.open()
+        if self.ledger is not None:
+            self.ledger.durable_output = True  # the state records what this writer synced, and nothing else
+        try:
+            start = self.writer.open()
+        except OSError as exc:  # checked before the start (output_check.py); the disk can change since
+            self._fail(exc)
+            return
         if self.ledger is not None:
             self.ledger.attach_output(str(self.writer.path.absolute()), start)
         self.sync_task = task.LoopingCall(self.sync)
@@ -278,7 +287,11 @@ class DurableFeedExporter(FeedExporter):
         return self.line_encoder.line(item)
 
     def item_scraped(self, item, spider) -> None:
-        super().item_scraped(item, spider)
+        try:
+            super().item_scraped(item, spider)  # the other feeds, through Scrapy's exporters
+        except OSError as exc:
+            stop_crawl(self.crawler, OUTPUT_ERROR, f"cannot write the feed {self._scrapy_feeds()}: "
+                       f"{exc.strerror or exc}")
         if self.writer is None or self.writer.fd is None or not self.item_filter.accepts(item):
             return
         try:
@@ -300,6 +313,8 @@ class DurableFeedExporter(FeedExporter):
         """
         if self.writer is None or self.writer.fd is None or self.syncing is not None:
             return
+        if not self.writer.unsynced and (self.ledger is None or not self.ledger.unrecorded):
+            return  # nothing written since the last sync and nothing waiting to be recorded
         try:
             self.writer.flush()  # every line the records below name is in the file before the fsync
         except OSError as exc:
@@ -373,24 +388,35 @@ class DurableFeedExporter(FeedExporter):
         Nothing written since the last successful fsync is recorded in the state; the output stays
         attached to it, so the next run recovers whatever complete lines did reach the disk.
         """
-        if self.writer.fd is None:
+        if self.failed:
             return
+        self.failed = True
         message = f"cannot write the output {self.writer.path}: {exc.strerror or exc}"
-        logger.error("%s; stopping the crawl (articles not written are not recorded in the state)", message)
         self.crawler.stats.set_value("newscrawl/jsonl/write_error", message)
-        self.crawler.newscrawl_output_error = message  # read by the crawl command for its exit code
         if self.ledger is not None:
             self.ledger.unrecorded = []
+        if self.writer.fd is not None:
+            try:
+                os.close(self.writer.fd)
+            except OSError:
+                pass
+            self.writer.fd = None
+        stop_crawl(self.crawler, OUTPUT_ERROR, message)
+
+    async def _close_slot(self, slot, spider) -> None:
+        """Scrapy's, with a failure to finish a feed's file (it writes the last bytes) stopping the crawl."""
         try:
-            os.close(self.writer.fd)
-        except OSError:
-            pass
-        self.writer.fd = None
-        if self.crawler.engine is not None and self.crawler.engine.spider is not None:
-            deferred_from_coro(self.crawler.engine.close_spider_async(reason="output_error"))
+            await super()._close_slot(slot, spider)
+        except OSError as exc:
+            stop_crawl(self.crawler, OUTPUT_ERROR, f"cannot write the feed {slot.uri}: {exc.strerror or exc}",
+                       close=False)
 
     async def close_spider(self, spider) -> None:
         await super().close_spider(spider)
+        stats = self.crawler.stats.get_stats()
+        if any(key.startswith("feedexport/failed_count/") for key in stats):  # logged by Scrapy with its error
+            stop_crawl(self.crawler, OUTPUT_ERROR, f"cannot store the feed {self._scrapy_feeds()} (the log says why)",
+                       close=False)
         if self.sync_task is not None and self.sync_task.running:
             self.sync_task.stop()
         if self.syncing is not None:
@@ -405,3 +431,7 @@ class DurableFeedExporter(FeedExporter):
             self.ledger.detach_output(str(self.writer.path.absolute()))
         logger.info("Stored jsonl feed (%d lines) in: %s", self.crawler.stats.get_value("newscrawl/jsonl/lines", 0),
                     self.writer.path)
+
+    def _scrapy_feeds(self) -> str:
+        """The feeds Scrapy's exporters write, for a message."""
+        return " or ".join(str(slot.uri) for slot in self.slots) or "(none)"

@@ -13,6 +13,8 @@ import os
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .paths import resolve
+
 # Exit status of a run refused because another run holds the lock (sysexits EX_TEMPFAIL: try later).
 EXIT_LOCKED = 75
 
@@ -40,12 +42,12 @@ def lock_path_for(settings) -> Path | None:
     """The lock file of the crawl these settings describe; None when runs may overlap (Redis mode)."""
     explicit = settings.get("NEWSCRAWL_LOCK_PATH")
     if explicit:
-        return Path(explicit)
+        return resolve(settings, explicit)
     if not settings.getbool("NEWSCRAWL_STATE_ENABLED", True) or settings.get("REDIS_URL"):
         return None
     from .state import DEFAULT_STATE_PATH
 
-    return Path(f"{settings.get('STATE_PATH') or DEFAULT_STATE_PATH}.lock")
+    return resolve(settings, f"{settings.get('STATE_PATH') or DEFAULT_STATE_PATH}.lock")
 
 
 def acquire(path: Path) -> CrawlLock:

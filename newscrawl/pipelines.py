@@ -25,9 +25,9 @@ from .workers import WorkerPool
 logger = logging.getLogger(__name__)
 
 
-def _drop(stats, site: str, reason: str, url: str) -> DropItem:
+def _drop(stats, site: str, reason: str) -> DropItem:
     count(stats, f"dropped/{reason}", site)
-    return DropItem(f"{reason}: {url}")
+    return DropItem(reason)  # logged with the URL and size (logformat.describe_item)
 
 
 def canonical_url_of(item: PageItem, result: ExtractResult) -> str:
@@ -134,7 +134,7 @@ class ExtractPipeline:
             result = run_extract(item.body, item.url, item.encoding, item.fetched_at, self._options_for(item))
         except Exception:
             logger.exception("extractor failed on %s", item.url)
-            raise _drop(self.stats, item.site, "extract_error", item.url) from None
+            raise _drop(self.stats, item.site, "extract_error") from None
         return self._judge(item, result)
 
     async def _extract_in_pool(self, item: PageItem) -> ArticleItem:
@@ -144,7 +144,7 @@ class ExtractPipeline:
                                              self._options_for(item))
         except Exception:
             logger.exception("extractor failed on %s", item.url)
-            raise _drop(self.stats, item.site, "extract_error", item.url) from None
+            raise _drop(self.stats, item.site, "extract_error") from None
         if not self.fingerprints:
             return self._judge(item, outcome)
         result, fingerprint = outcome
@@ -161,7 +161,7 @@ class ExtractPipeline:
             self.templates.observe(item.site, item.url, item.body, item.encoding, result.method)
         reason = judge_page(result, item.url_kind, self.classify_options)
         if reason:
-            raise _drop(self.stats, item.site, reason, item.url)
+            raise _drop(self.stats, item.site, reason)
         return build_article(item, result)
 
 
@@ -186,7 +186,7 @@ class DuplicatePipeline:
             return item
         key = hashlib.blake2b(item.canonical_url.encode("utf-8"), digest_size=8).digest()
         if key in self.seen:
-            raise _drop(self.stats, item.site, "duplicate", item.url)
+            raise _drop(self.stats, item.site, "duplicate")
         self.seen.add(key)
         return item
 

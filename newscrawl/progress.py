@@ -13,6 +13,8 @@ from scrapy.exceptions import NotConfigured
 from twisted.internet import task
 
 from .counters import PREFIX, SITE_PREFIX
+from .failures import got_response
+from .paths import resolve
 
 logger = logging.getLogger(__name__)
 
@@ -87,8 +89,39 @@ def _nest(flat: dict) -> dict:
     return nested
 
 
+def _most_counted(counts: dict) -> str:
+    return max(sorted(counts), key=lambda kind: counts[kind])
+
+
+def stop_reason(summary: dict, close_reason: str) -> str:
+    """Why a site stopped, from its counters (see site_summaries)."""
+    errors = summary["errors"]
+    if summary.get("rejected", {}).get("max_pages") or summary.get("listings", {}).get("cut_at_budget"):
+        return "max_pages"
+    if errors.get("browser_missing"):
+        return "browser_missing"  # render: always without a browser (newscrawl.render)
+    if close_reason != "finished":
+        return f"crawl_closed:{close_reason}"
+    if summary["pages"]:
+        return "exhausted"
+    counted = {kind: n for kind, n in errors.items() if isinstance(n, int)}
+    no_answer = {kind: n for kind, n in counted.items() if not got_response(kind)}
+    if not summary.get("responses") and no_answer:
+        return f"unreachable:{_most_counted(no_answer)}"
+    if summary.get("rejected", {}).get("robots"):
+        return "failed:robots"
+    return f"failed:{_most_counted(counted)}" if counted else "exhausted"
+
+
 def site_summaries(stats_dict: dict, close_reason: str) -> dict[str, dict]:
-    """Per-site counters with the reason each site stopped."""
+    """Per-site counters with the reason each site stopped (``stopped``).
+
+    ``exhausted``: it ran out of pages to fetch; ``max_pages``: it hit its page budget;
+    ``unreachable:<kind>``: no request got an answer (``dns``, ``connection_refused``, ``timeout``...);
+    ``failed:robots``: robots.txt forbade its pages; ``failed:<kind>``: it answered, but no page came
+    (``http_<status>``, ``timeout``...: the most frequent error); ``browser_missing``;
+    ``crawl_closed:<reason>``: the crawl ended first (shutdown...).
+    """
     per_site: dict[str, dict] = {}
     for key, value in stats_dict.items():
         if key.startswith(SITE_PREFIX):
@@ -97,18 +130,13 @@ def site_summaries(stats_dict: dict, close_reason: str) -> dict[str, dict]:
     summaries = {}
     for site, flat in sorted(per_site.items()):
         summary = {"pages": 0, "articles": 0, "dropped": {}, "errors": {}, **_nest(flat)}
-        if summary.get("rejected", {}).get("max_pages"):
-            summary["stopped"] = "max_pages"
-        elif summary["errors"].get("browser_missing"):
-            summary["stopped"] = "browser_missing"  # render: always without a browser (newscrawl.render)
-        else:
-            summary["stopped"] = "exhausted" if close_reason == "finished" else f"crawl_closed:{close_reason}"
+        summary["stopped"] = stop_reason(summary, close_reason)
         summaries[site] = summary
     return summaries
 
 
-def summary_path_for(feed_uri: str | None, spider_name: str) -> Path:
-    """<output stem>.summary.json next to a local output file, else under output/."""
+def summary_path_for(feed_uri: str | None, spider_name: str, output_dir: Path = Path("output")) -> Path:
+    """<output stem>.summary.json next to a local output file, else in ``output_dir``."""
     if feed_uri and "%(" not in feed_uri:
         parts = urlsplit(feed_uri)
         local = parts.path if parts.scheme == "file" else feed_uri if len(parts.scheme) <= 1 else None
@@ -116,7 +144,7 @@ def summary_path_for(feed_uri: str | None, spider_name: str) -> Path:
             path = Path(local)
             return path.with_name(f"{path.name.rsplit('.', 1)[0]}.summary.json")
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    return Path("output") / f"{spider_name}-{stamp}.summary.json"
+    return output_dir / f"{spider_name}-{stamp}.summary.json"
 
 
 class SiteSummaryExtension:
@@ -142,7 +170,9 @@ class SiteSummaryExtension:
         stats_dict = self.crawler.stats.get_stats()
         feed_uri = self._feed_uri()
         name = self.crawler.spider.name if self.crawler.spider else "crawl"
-        path = Path(self.path) if self.path else summary_path_for(feed_uri, name)
+        settings = self.crawler.settings
+        output_dir = resolve(settings, settings.get("NEWSCRAWL_OUTPUT_DIR", "output"))
+        path = resolve(settings, self.path) if self.path else summary_path_for(feed_uri, name, output_dir)
         finished = datetime.now(timezone.utc)
         started = stats_dict.get("start_time")
         summary = {
@@ -161,4 +191,5 @@ class SiteSummaryExtension:
         except OSError as exc:
             logger.error("cannot write the site summary to %s: %s", path, exc)
             return
+        self.crawler.newscrawl_summary_path = path  # named by the end-of-run report (run_report.py)
         logger.info("Site summary written to %s", path)

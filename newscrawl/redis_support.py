@@ -31,7 +31,7 @@ from scrapy.exceptions import DontCloseSpider, NotConfigured
 from twisted.internet import task
 
 from .fingerprint import FINGERPRINT_SCHEME, Fingerprint
-from .state import ArticleRecord, CachedListing, report_dropped_signatures, url_key
+from .state import DEFAULT_LISTING_CACHE_MIB, ArticleRecord, CachedListing, report_dropped_signatures, url_key
 
 logger = logging.getLogger(__name__)
 
@@ -43,17 +43,26 @@ BUSY_TTL_SECONDS = 3.0  # a busy flag not refreshed within this time counts as i
 
 
 def _redis_from_url(url: str):
-    import redis
+    import redis  # here: only crawls with REDIS_URL pay for loading it (~0.5 s of start-up)
 
     return redis.Redis.from_url(url)
+
+
+def redis_errors() -> type[Exception]:
+    """The base class of the errors the Redis client raises (loaded only when a crawl uses Redis)."""
+    import redis
+
+    return redis.RedisError
 
 
 class RedisState:
     """The methods of ``state.SqliteState``, on Redis keys ``<prefix>:...``."""
 
-    def __init__(self, client, prefix: str = DEFAULT_PREFIX, owner: str | None = None):
+    def __init__(self, client, prefix: str = DEFAULT_PREFIX, owner: str | None = None,
+                 listing_cache_mib: float = DEFAULT_LISTING_CACHE_MIB):
         self.redis = client
         self.prefix = prefix
+        self.listing_cache_bytes = int(listing_cache_mib * 1024 * 1024)
         self.owner = owner or f"{socket.gethostname()}:{os.getpid()}"
         self.outputs_key = f"{prefix}:outputs:{socket.gethostname()}"  # outputs are local files
 
@@ -61,7 +70,8 @@ class RedisState:
     def from_settings(cls, settings) -> RedisState:
         client = _redis_from_url(settings.get("REDIS_URL"))
         client.ping()
-        state = cls(client, settings.get("NEWSCRAWL_REDIS_PREFIX") or DEFAULT_PREFIX)
+        state = cls(client, settings.get("NEWSCRAWL_REDIS_PREFIX") or DEFAULT_PREFIX,
+                    listing_cache_mib=settings.getfloat("NEWSCRAWL_LISTING_CACHE_MIB", DEFAULT_LISTING_CACHE_MIB))
         state.drop_foreign_signatures()
         return state
 
@@ -170,14 +180,34 @@ class RedisState:
         meta = json.loads(head)
         return CachedListing(url, meta["etag"], meta["last_modified"], meta["content_type"], zlib.decompress(body))
 
-    def save_listing(self, listing: CachedListing) -> None:
+    def save_listing(self, listing: CachedListing) -> bool:
+        """Keep the listing, then evict the ones stored longest ago while all pass the cache bound (as
+        ``SqliteState.save_listing``; the running total is ``<prefix>:listing_bytes``). False when the
+        body alone is larger than the bound (not kept)."""
         head = json.dumps({"etag": listing.etag, "last_modified": listing.last_modified,
                            "content_type": listing.content_type}).encode()
-        self.redis.hset(self._key("listings"), listing.url, head + b"\n" + zlib.compress(listing.body, 6))
+        value = head + b"\n" + zlib.compress(listing.body, 6)
+        listings, times, total = self._key("listings"), self._key("listing_times"), self._key("listing_bytes")
+        replaced = self.redis.hstrlen(listings, listing.url)
+        pipe = self.redis.pipeline(transaction=True)
+        if len(value) > self.listing_cache_bytes:
+            pipe.hdel(listings, listing.url).zrem(times, listing.url).decrby(total, replaced).execute()
+            return False
+        pipe.hset(listings, listing.url, value).zadd(times, {listing.url: time.time()})
+        stored = pipe.incrby(total, len(value) - replaced).execute()[-1]
+        while stored > self.listing_cache_bytes:
+            oldest = self.redis.zpopmin(times, 1)
+            if not oldest:
+                break
+            url = oldest[0][0]
+            size = self.redis.hstrlen(listings, url)
+            stored = self.redis.pipeline(transaction=True).hdel(listings, url).decrby(total, size).execute()[-1]
+        return True
 
     def counts(self) -> dict[str, int]:
         return {"articles": self.redis.hlen(self._key("articles")), "urls": self.redis.scard(self._key("urls")),
-                "bands": self.redis.hlen(self._key("bands")), "listings": self.redis.hlen(self._key("listings"))}
+                "bands": self.redis.hlen(self._key("bands")), "listings": self.redis.hlen(self._key("listings")),
+                "listing_bytes": int(self.redis.get(self._key("listing_bytes")) or 0)}
 
     def reset(self) -> int:
         keys = list(self.redis.scan_iter(match=f"{self.prefix}:*", count=1000))
@@ -246,8 +276,11 @@ class RedisIdleCloseExtension:
         self.redis.hset(self.busy_key, self.me, time.time())
 
     def beat(self) -> None:
-        if not self.crawler.engine.spider_is_idle():
-            self._mark_busy()
+        try:
+            if not self.crawler.engine.spider_is_idle():
+                self._mark_busy()
+        except redis_errors() as exc:  # Redis restarting: the next beat tries again
+            logger.warning("could not refresh the busy flag in Redis: %s", exc)
 
     def _others_busy(self) -> bool:
         fresh_after = time.time() - BUSY_TTL_SECONDS
@@ -256,7 +289,12 @@ class RedisIdleCloseExtension:
 
     def spider_idle(self) -> None:
         scheduler = self.crawler.engine.scheduler
-        if (scheduler is not None and scheduler.has_pending_requests()) or self._others_busy():
+        try:
+            waiting = (scheduler is not None and scheduler.has_pending_requests()) or self._others_busy()
+        except redis_errors() as exc:  # an unreachable queue is no empty one: wait for Redis
+            logger.warning("Redis did not answer whether work is left (%s); waiting", exc)
+            waiting = True
+        if waiting:
             self.idle_since = None
             raise DontCloseSpider
         now = time.monotonic()

@@ -9,7 +9,9 @@ with a JOBDIR starts and removed when it closes; if a new run finds it (and
 holds the crawl lock, so the other run is gone), it deletes the job
 directory's queue, duplicate filter and spider state before Scrapy opens
 them. The run then fetches feeds, sitemaps and start pages again and, thanks
-to the incremental state, only articles not yet emitted.
+to the incremental state, only articles not yet emitted. A run stopped because
+its queue could not be written (disk full: ``newscrawl.scheduler``) leaves the
+marker too: its queue was not saved.
 """
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from pathlib import Path
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.job import job_dir
+
+from .stops import QUEUE_ERROR, stopped
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +46,8 @@ def discard_unclean_job(jobdir: Path) -> bool:
 
 
 class JobDirGuardExtension:
-    def __init__(self, jobdir: Path):
+    def __init__(self, crawler, jobdir: Path):
+        self.crawler = crawler
         self.jobdir = jobdir
 
     @classmethod
@@ -53,7 +58,7 @@ class JobDirGuardExtension:
         from .incremental import ledger_for
 
         ledger_for(crawler)  # takes the crawl lock first, so a live run's job directory is never touched
-        ext = cls(Path(directory))
+        ext = cls(crawler, Path(directory))
         if discard_unclean_job(ext.jobdir):
             crawler.stats.set_value("newscrawl/resume/discarded_unclean_job", 1)
             logger.warning("JOBDIR %s was left by a crashed run: its queue cannot be trusted, discarded it; "
@@ -63,4 +68,9 @@ class JobDirGuardExtension:
         return ext
 
     def spider_closed(self, reason: str) -> None:
+        stop = stopped(self.crawler)
+        if stop is not None and stop.reason == QUEUE_ERROR:
+            logger.warning("JOBDIR %s: the request queue could not be written, so it was not saved; the next run "
+                           "discards it and discovers again", self.jobdir)
+            return  # the marker stays: the job counts as unclean
         (self.jobdir / MARKER).unlink(missing_ok=True)

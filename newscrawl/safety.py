@@ -4,7 +4,10 @@ A site reaches the hosts of its ``allowed_domains`` (and their subdomains) on th
 default ports or on a port one of its configured URLs uses. A private, loopback,
 link-local or otherwise reserved address (10.0.0.1, 169.254.169.254, 127.0.0.1,
 localhost, [::1]) is reached only on exactly a host and port of the site's
-configured URLs, or when ``allowed_domains`` names it outright.
+configured URLs, or when ``allowed_domains`` names it outright. A host *name* (one
+not written as an address) is looked up, and refused when it resolves to a private
+address, even when it is the site's own host: only an address written in sites.yaml
+is trusted to be private on purpose (the demo and the tests serve on 127.0.0.x).
 
 :class:`SiteOffsiteMiddleware` applies this to every request before download,
 redirects and retries included: Scrapy's own offsite filter lets ``dont_filter``
@@ -21,27 +24,18 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
+from twisted.internet.defer import Deferred
+from twisted.internet.interfaces import IResolutionReceiver
+from zope.interface import implementer
 
 from .counters import count
+from .extract.addresses import is_private_address, is_private_host, needs_lookup
+from .paths import resolve
 from .urls import host_allowed
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
-LOCAL_NAMES = ("localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback")
-
-
-def is_private_host(host: str | None) -> bool:
-    """True for a non-public IP literal (private, loopback, link-local, reserved...) or a localhost name."""
-    if not host:
-        return False
-    host = host.lower().rstrip(".").strip("[]")
-    if host in LOCAL_NAMES or host.endswith(".localhost"):
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return not address.is_global or address.is_multicast
 
 
 def origin(url: str) -> tuple[str, int] | None:
@@ -153,6 +147,69 @@ class SiteOffsiteMiddleware:
         raise IgnoreRequest(f"Filtered offsite request ({problem}): {request.url}")
 
 
+@implementer(IResolutionReceiver)
+class _AddressCollector:
+    """Gathers the addresses one look-up of Twisted's name resolver gives."""
+
+    def __init__(self):
+        self.addresses: list[str] = []
+        self.done: Deferred[list[str]] = Deferred()
+
+    def resolutionBegan(self, resolution) -> None:  # noqa: N802 (Twisted interface)
+        pass
+
+    def addressResolved(self, address) -> None:  # noqa: N802
+        self.addresses.append(address.host)
+
+    def resolutionComplete(self) -> None:  # noqa: N802
+        self.done.callback(self.addresses)
+
+
+async def resolve_host(host: str) -> list[str]:
+    """The addresses of ``host`` from the reactor's resolver (Scrapy's ``DNS_RESOLVER``, cached);
+    empty when the look-up fails (the download then fails with its own DNS error)."""
+    from twisted.internet import reactor
+
+    collector = _AddressCollector()
+    reactor.nameResolver.resolveHostName(collector, host, 0)
+    return await maybe_deferred_to_future(collector.done)
+
+
+class ResolvedAddressMiddleware:
+    """Refuse a request whose host name resolves to a private address (see module docstring).
+
+    Addresses written as such (127.0.0.2, [::1]) and localhost names are SiteOffsiteMiddleware's
+    to judge; every other host is looked up first. Counted ``newscrawl/rejected/private_address``
+    (per site when the request carries one). A response whose name was answered with a private
+    address at connection time (the answer changed after the check) is refused the same way.
+    """
+
+    def __init__(self, stats):
+        self.stats = stats
+
+    @classmethod
+    def from_crawler(cls, crawler):
+        return cls(crawler.stats)
+
+    async def process_request(self, request, spider=None) -> None:
+        host = urlparse_cached(request).hostname
+        if not needs_lookup(host):
+            return
+        private = [a for a in await resolve_host(host) if is_private_address(a)]
+        if private:
+            self._refuse(request, f"{host} resolves to {private[0]}")
+
+    def process_response(self, request, response, spider=None):
+        address = getattr(response, "ip_address", None)
+        if address is not None and needs_lookup(urlparse_cached(request).hostname) and is_private_address(address):
+            self._refuse(request, f"answered from {address}")
+        return response
+
+    def _refuse(self, request, why: str) -> None:
+        count(self.stats, "rejected/private_address", request.meta.get("newscrawl_site"))
+        raise IgnoreRequest(f"Refused private address ({why}): {request.url}")
+
+
 class RequestLedgerMiddleware:
     """Write every URL that reaches the downloader to ``NEWSCRAWL_REQUEST_LOG``, one a line.
 
@@ -172,7 +229,7 @@ class RequestLedgerMiddleware:
         path = crawler.settings.get("NEWSCRAWL_REQUEST_LOG")
         if not path:
             raise NotConfigured
-        return cls(Path(path), crawler.settings.getbool("NEWSCRAWL_LOOPBACK_ONLY", False))
+        return cls(resolve(crawler.settings, path), crawler.settings.getbool("NEWSCRAWL_LOOPBACK_ONLY", False))
 
     def process_request(self, request, spider=None) -> None:
         host = urlparse_cached(request).hostname or ""

@@ -15,22 +15,34 @@ on disk that is a directory and files made and deleted again and again
 without extraction, 2026-11-22). So in the temporary queue each of these
 queues holds its first SPILL_AFTER requests in memory and makes its disk files
 only for more (:func:`memory_first`): memory stays bounded by hosts x SPILL_AFTER.
+
+A queue or duplicate filter on disk that takes no more writes (disk full, I/O
+error) stops the crawl at once (``newscrawl.stops``, close reason
+``queue_error``, exit 74) instead of dropping requests: Scrapy's scheduler
+lets the error out of the engine's request handling, and the crawl hung there
+holding its lock. The queue is not saved then; with JOBDIR the job directory
+stays marked unclean, so the next run discards it and discovers again
+(``newscrawl.resume``), and the incremental state keeps it from emitting twice.
 """
 from __future__ import annotations
 
 import logging
 import shutil
+import sqlite3
 import tempfile
 from collections import deque
 
 from queuelib import queue as queuelib_queue
 from scrapy.core.scheduler import Scheduler
 
+from .stops import QUEUE_ERROR, stop_crawl
+
 logger = logging.getLogger(__name__)
 
 # Requests a per-host, per-priority queue of the temporary queue keeps in memory before it makes its
 # disk files. Most such queues hold a few requests at a time (CONCURRENT_REQUESTS_PER_DOMAIN wide).
 SPILL_AFTER = 16
+QUEUE_FAULTS = (OSError, sqlite3.Error)  # what the disk queue (files) and the duplicate filter (SQLite) raise
 
 
 def memory_first(disk_class: type) -> type:
@@ -94,12 +106,14 @@ def memory_first(disk_class: type) -> type:
 
 class SpillingScheduler(Scheduler):
     spill_dir: str | None = None
+    failed = False  # the queue or duplicate filter on disk failed: the crawl is stopping
 
     def __init__(self, dupefilter, jobdir: str | None = None, *args, crawler=None, **kwargs):
         spill_dir = None
         if not jobdir and crawler is not None and crawler.settings.getbool("NEWSCRAWL_SPILL_QUEUE", True):
             spill_dir = jobdir = tempfile.mkdtemp(prefix="newscrawl-queue-")  # read only to place the disk queue
         super().__init__(dupefilter, jobdir, *args, crawler=crawler, **kwargs)
+        self.queue_dir = jobdir
         if spill_dir:
             self.spill_dir = spill_dir
             self.dqclass = memory_first(self.dqclass)
@@ -107,9 +121,56 @@ class SpillingScheduler(Scheduler):
                 self._sdqclass = memory_first(self._sdqclass)
             logger.info("Pending requests are queued on disk in %s (removed at the end)", spill_dir)
 
+    def open(self, spider):
+        try:
+            return super().open(spider)
+        except QUEUE_FAULTS as exc:
+            self._fail(exc, closing=True)
+            raise
+
+    def enqueue_request(self, request) -> bool:
+        if self.failed:
+            return False
+        try:
+            return super().enqueue_request(request)
+        except QUEUE_FAULTS as exc:
+            self._fail(exc)
+            return False
+
+    def next_request(self):
+        if self.failed:
+            return None
+        try:
+            return super().next_request()
+        except QUEUE_FAULTS as exc:
+            self._fail(exc)
+            return None
+
+    def has_pending_requests(self) -> bool:
+        return not self.failed and super().has_pending_requests()
+
     def close(self, reason):
         try:
+            if self.failed and self.dqs is not None:  # not saved: the next run discards this queue
+                self._close_unsaved(self.dqs)
+                self.dqs = None
             return super().close(reason)
+        except QUEUE_FAULTS as exc:
+            self._fail(exc, closing=True)
+            return None
         finally:
             if self.spill_dir:
                 shutil.rmtree(self.spill_dir, ignore_errors=True)
+
+    def _fail(self, exc: Exception, closing: bool = False) -> None:
+        self.failed = True
+        detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        stop_crawl(self.crawler, QUEUE_ERROR, f"cannot write the request queue in {self.queue_dir}: {detail}",
+                   close=not closing)
+
+    @staticmethod
+    def _close_unsaved(queue) -> None:
+        try:
+            queue.close()
+        except QUEUE_FAULTS:
+            pass

@@ -1,7 +1,7 @@
 """Scrapy settings of newscrawl: polite by default, bounded per site.
 
-Every ``NEWSCRAWL_*`` setting can be overridden with ``-s NAME=value``; the
-README lists them with the extra settings for broad crawls.
+Every ``NEWSCRAWL_*`` setting can be overridden with ``-s NAME=value``;
+docs/operations.md lists them with the extra settings for broad crawls.
 """
 import os
 
@@ -21,22 +21,50 @@ CONCURRENT_REQUESTS = 32
 CONCURRENT_REQUESTS_PER_DOMAIN = 2
 DOWNLOAD_DELAY = 0.5
 COOKIES_ENABLED = False
+# Scrapy's telnet console runs Python sent to it on 127.0.0.1: a scheduled crawler needs none (README)
 TELNETCONSOLE_ENABLED = False
 
 # --- robustness -------------------------------------------------------------
 DOWNLOAD_TIMEOUT = 30
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024  # bytes; also caps gunzipped sitemaps
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
+# Response head bounds (status line and headers; DOWNLOAD_MAXSIZE counts the body only), newscrawl.http_limits.
+# 256 KiB is Chromium's own bound on a response head (net::HttpStreamParser, kMaxHeaderBufSize);
+# 200 lines is twice Python's http.client bound (_MAXHEADERS = 100).
+NEWSCRAWL_MAX_HEADER_BYTES = 262_144
+NEWSCRAWL_MAX_HEADER_COUNT = 200
+# Seconds a stopping crawl (SIGTERM, Ctrl-C) lets downloads in flight finish before it cancels them
+# (newscrawl.shutdown); a loopback page answers in milliseconds, a slow real one in a few seconds
+NEWSCRAWL_SHUTDOWN_GRACE_SECONDS = 2.0
+DOWNLOAD_HANDLERS = {  # Scrapy's HTTP/1.1 handler with those bounds; rendering sites replace it (render/plan.py)
+    "http": "newscrawl.http_limits.BoundedHeadersDownloadHandler",
+    "https": "newscrawl.http_limits.BoundedHeadersDownloadHandler",
+}
 RETRY_TIMES = 2
 REDIRECT_MAX_TIMES = 5
 DEPTH_LIMIT = 20  # hard stop above the per-site max_depth (sitemap indexes add hops)
+# Bytes of responses in the callbacks at once before Scrapy stops downloading (its default, 5 MB, is
+# less than one large listing: while a 9 MB page of links was walked, no site got a request);
+# four responses of DOWNLOAD_MAXSIZE
+SCRAPER_SLOT_MAX_ACTIVE_SIZE = 4 * DOWNLOAD_MAXSIZE
 CONCURRENT_ITEMS = 8  # items in flight per response; Scrapy starts this many tasks per callback output
 DEFAULT_DROPITEM_LOG_LEVEL = "DEBUG"  # drops are counted in stats and the summary instead
+# Scrapy logs a request that used up its retries as an ERROR; the spider's errback logs it as one line
+RETRY_GIVE_UP_LOG_LEVEL = "DEBUG"
+
+# --- logging ------------------------------------------------------------------------
+# INFO: progress, one line per failed request, and the end-of-run report (newscrawl.run_report);
+# DEBUG adds a line per page and per item (URL, reason, size: never a page's body, logformat.py)
+LOG_LEVEL = "INFO"
 
 # --- components ---------------------------------------------------------------
 DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
+    # Scrapy's, counting the pages robots.txt forbids per site (robots.py)
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "newscrawl.robots.SiteRobotsTxtMiddleware": 100,
     "newscrawl.safety.SiteOffsiteMiddleware": 50,  # also after redirects and retries; no private hosts
+    "newscrawl.safety.ResolvedAddressMiddleware": 51,  # then host names are looked up: no private answers
     # below HttpCompressionMiddleware (590) so it sees decompressed bodies
     "newscrawl.middlewares.StripNoiseMiddleware": 580,
     # above RetryMiddleware (550): its process_response runs first and waits what Retry-After asks
@@ -59,13 +87,15 @@ EXTENSIONS = {
     "newscrawl.progress.ProgressLogExtension": 500,
     "newscrawl.progress.SiteSummaryExtension": 510,
     "newscrawl.render.extension.RenderExtension": 515,
-    # incremental state, crash-safe output, resume and Redis (README "Running on a server")
+    # incremental state, crash-safe output, resume and Redis (README "Running on a server", docs/operations.md)
     "newscrawl.incremental.StateExtension": -20,
     "newscrawl.resume.JobDirGuardExtension": -10,
     "scrapy.extensions.feedexport.FeedExporter": None,
     "newscrawl.jsonl.DurableFeedExporter": 0,
     "newscrawl.redis_support.RedisIdleCloseExtension": 520,
+    "newscrawl.redis_guard.RedisDataLossExtension": 525,  # with REDIS_URL: stop when Redis lost the queue
     "newscrawl.gctune.GcTuningExtension": 530,
+    "newscrawl.shutdown.ShutdownExtension": 540,  # a stopped crawl cancels its downloads after a grace
 }
 # Young-generation gc threshold after start-up objects are frozen (gctune.py); 0 keeps Python's (700)
 NEWSCRAWL_GC_THRESHOLD = 10_000
@@ -78,6 +108,10 @@ NEWSCRAWL_SPILL_QUEUE = True  # False: Scrapy's in-memory queue when there is no
 LOG_FORMATTER = "newscrawl.logformat.LevelAwareLogFormatter"
 
 # --- output ---------------------------------------------------------------------
+# Directory the crawl's relative paths resolve under: the sites file, NEWSCRAWL_OUTPUT_DIR and the
+# summaries, STATE_PATH and its lock, NEWSCRAWL_TEMPLATES_DIR (newscrawl/paths.py). None: the
+# environment variable NEWSCRAWL_HOME, else the working directory. Set it under scrapyd.
+NEWSCRAWL_HOME = None
 FEED_EXPORT_ENCODING = "utf-8"
 # With no -o/-O, NewsSpider writes JSONL to NEWSCRAWL_OUTPUT_DIR/<spider>-<UTC time>.jsonl.
 NEWSCRAWL_OUTPUT_DIR = "output"
@@ -88,6 +122,9 @@ NEWSCRAWL_MAX_DEPTH = 4  # link hops from a start page unless the site sets max_
 NEWSCRAWL_MAX_QUERY_VARIANTS = 20  # distinct query strings per path (filters, session ids)
 NEWSCRAWL_MAX_PER_SHAPE = 50  # distinct non-article URLs per digit-collapsed path (calendars)
 NEWSCRAWL_MAX_SITEMAPS = 50  # sitemap files per site, index entries included
+# Longest link or listed URL followed, in characters; longer ones are counted rejected/url_too_long.
+# 2048: the sitemap protocol's bound on a URL (sitemaps.org, "less than 2,048 characters").
+NEWSCRAWL_MAX_URL_LENGTH = 2048
 NEWSCRAWL_EXTRACT_WORKERS = -1  # extraction processes; -1: CPU count - 1, 0: in the Scrapy process
 NEWSCRAWL_PROGRESS_INTERVAL = 60.0  # seconds between progress log lines
 
@@ -113,6 +150,9 @@ NEWSCRAWL_RENDER_PAGE_REUSE = 25
 NEWSCRAWL_RENDER_CONTEXT_REUSE = 150
 NEWSCRAWL_RENDER_AUTO_MAX_TEXT_CHARS = 1000  # render: auto renders a no-article page with at most this text
 NEWSCRAWL_RENDER_AUTO_MIN_SCRIPTS = 5  # ... and an app root element or at least this many scripts
+# DevTools resource types a rendered page may fetch from public hosts outside its site's allowed_domains
+# (scripts from a CDN build many pages); everything else (documents, frames, XHR, fetch) stays on the site
+NEWSCRAWL_RENDER_OFFSITE_TYPES = ["Script"]
 PLAYWRIGHT_BROWSER_TYPE = "chromium"
 # no display, no sandbox (root in containers), no traffic of the browser's own (updates, sync, QUIC);
 # renderer processes shared by the pages of all sites, at most one per CPU: Chromium otherwise starts
@@ -143,6 +183,11 @@ STATE_PATH = ".newscrawl/state.sqlite"  # SQLite state file (ignored with REDIS_
 # Bit filter of the state's URL and band keys, in MiB (fixed: it fills, it does not grow): it answers
 # most look-ups of keys the state does not hold without a query (keyfilter.py); 0 turns it off.
 NEWSCRAWL_STATE_FILTER_MIB = 16
+# Feeds, sitemaps and start pages kept for conditional requests (conditional.py): a body up to this many
+# bytes (uncompressed) is kept, and all kept bodies together up to this many MiB compressed, the ones
+# stored longest ago evicted first (state.DEFAULT_LISTING_CACHE_MIB says where the bound comes from)
+NEWSCRAWL_MAX_CACHED_LISTING_BYTES = 4 * 1024 * 1024
+NEWSCRAWL_LISTING_CACHE_MIB = 32
 NEWSCRAWL_NEAR_DUPLICATE_JACCARD = 0.8  # estimated shingle Jaccard marking a near-duplicate (fingerprint.py)
 NEWSCRAWL_JSONL_SYNC_SECONDS = 1.0  # fsync the JSONL output this often
 NEWSCRAWL_JSONL_SYNC_ITEMS = 200  # ... or after this many lines

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import yaml
+
+from .pattern_check import nested_unbounded_repeat
 
 # key -> (expected python type, human name); bool is checked apart from int.
 _LIST_KEYS = ("start_urls", "feeds", "sitemaps", "allowed_domains", "article_patterns", "deny_patterns")
@@ -112,6 +115,10 @@ def _check_patterns(checker: _Checker, where: str, key: str, value) -> tuple[re.
             compiled.append(re.compile(pattern))
         except re.error as exc:
             checker.add(where, key, f"bad regex {pattern!r}: {exc}")
+            continue
+        if nested_unbounded_repeat(pattern):
+            checker.add(where, key, f"regex {pattern!r} repeats a repeat (like (a+)+): it can take exponential "
+                                    "time on a long URL; write it without the nesting (e.g. (a+)+ as a+)")
     return tuple(compiled)
 
 
@@ -213,9 +220,9 @@ def parse_sites(text: str, source: str = "sites.yaml") -> list[SiteConfig]:
     return sites
 
 
-def load_sites(path: str | Path) -> list[SiteConfig]:
-    """Read and validate a sites file; raise SitesError listing every problem."""
-    path = Path(path)
+def load_sites(path: str | Path | Traversable) -> list[SiteConfig]:
+    """Read and validate a sites file (a path, or a file in a package); raise SitesError listing every problem."""
+    path = Path(path) if isinstance(path, str) else path
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:

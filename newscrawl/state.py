@@ -35,6 +35,7 @@ from typing import Iterable
 from .clock import utc_now
 from .fingerprint import FINGERPRINT_SCHEME, Fingerprint
 from .keyfilter import DEFAULT_FILTER_MIB, KeyFilter
+from .paths import resolve
 from .recorder import RecorderProcess
 
 logger = logging.getLogger(__name__)
@@ -44,8 +45,13 @@ SCHEMA_VERSION = "1"
 _KEY = struct.Struct(">q")
 # Page cache of the look-up connection (KiB; SQLite's default is 2,000). Look-ups hit random pages of
 # the URL and band indexes; at 50,000 articles (a 50 MB file) a 16 MB cache made them ~30% cheaper
-# (2026-11-22, /tmp micro-benchmark). Bounded: it does not grow with the state beyond this.
+# (timed look-ups against such a state, 2026-11-22). Bounded: it does not grow with the state beyond this.
 READ_CACHE_KIB = 16_000
+# Bound of the listing bodies kept for conditional requests (compressed bytes, MiB): once passed, the
+# entries stored longest ago are evicted (their next fetch is unconditional). Chosen so the state stays
+# under 50 MB when sites serve huge listings: `python benchmarks/listing_cache.py` (three runs of 50
+# sitemaps of 4 MB that compress to 3/4, new URLs each run) ends at 36.5 MB with it, 455 MB without.
+DEFAULT_LISTING_CACHE_MIB = 32
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -66,8 +72,72 @@ CREATE TABLE IF NOT EXISTS bands (key INTEGER NOT NULL, article_id INTEGER NOT N
 CREATE INDEX IF NOT EXISTS bands_article ON bands (article_id);
 CREATE TABLE IF NOT EXISTS listings (url TEXT PRIMARY KEY, etag TEXT, last_modified TEXT,
                                      content_type TEXT, body BLOB NOT NULL, stored_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS listings_stored_at ON listings (stored_at);
 CREATE TABLE IF NOT EXISTS outputs (path TEXT PRIMARY KEY, committed INTEGER NOT NULL);
 """
+
+
+SQLITE_MAGIC = b"SQLite format 3\0"  # the first 16 bytes of every SQLite database file
+_HEADER_BYTES = 100  # SQLite's database header (sqlite.org/fileformat2.html, section 1.3)
+
+
+class StateCorrupt(RuntimeError):
+    """The state file is empty, truncated or not a SQLite database (the message says which and what to do)."""
+
+
+def state_file_problem(path: str | Path) -> str | None:
+    """One line saying why the file at ``path`` is not a usable state, or None (absent, or whole as far
+    as its header tells: a 0-byte file, a file shorter than the page count in its header, or a file
+    that is no SQLite database). SQLite itself takes a 0-byte file for an empty database, and fails on
+    a truncated one only when a query reaches a missing page."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as handle:
+            header = handle.read(_HEADER_BYTES)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return _unusable(path, f"cannot be read ({exc.strerror or exc})")
+    if size == 0:
+        return _unusable(path, "is empty (0 bytes)")
+    if len(header) < _HEADER_BYTES or not header.startswith(SQLITE_MAGIC):
+        return _unusable(path, f"is not a SQLite database ({size} bytes)")
+    expected = _header_page_size(header) * int.from_bytes(header[28:32], "big")
+    # The page count is valid when the change counter (offset 24) equals "version-valid-for" (92).
+    # After a crash mid-checkpoint the file may be short while its write-ahead log holds the rest.
+    if header[24:28] == header[92:96] and size < expected and not _has_wal(path):
+        return _unusable(path, f"is truncated ({size} of {expected} bytes)")
+    return None
+
+
+def is_corruption(error: sqlite3.DatabaseError) -> bool:
+    """Whether SQLite found the file damaged or not a database (not locked, full or unreadable)."""
+    return getattr(error, "sqlite_errorname", "") in ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+
+
+def _header_page_size(header: bytes) -> int:
+    value = int.from_bytes(header[16:18], "big")
+    return 65536 if value == 1 else value
+
+
+def _has_wal(path: Path) -> bool:
+    wal = Path(f"{path}-wal")
+    return wal.exists() and wal.stat().st_size > 0
+
+
+def _unusable(path: Path, what: str) -> str:
+    return (f"newscrawl: the state file {path} {what}; inspect it with `python -m newscrawl.state_admin check "
+            f"--state {path}`, or start afresh with `python -m newscrawl.state_admin reset --state {path}` "
+            f"(every article is emitted again)")
+
+
+def state_problems(settings) -> list[str]:
+    """The SQLite state these settings use, when it is unusable (one line); empty otherwise or with Redis."""
+    if not settings.getbool("NEWSCRAWL_STATE_ENABLED", True) or settings.get("REDIS_URL"):
+        return []
+    problem = state_file_problem(resolve(settings, settings.get("STATE_PATH") or DEFAULT_STATE_PATH))
+    return [problem] if problem else []
 
 
 def report_dropped_signatures(state: str, count: int) -> None:
@@ -103,6 +173,14 @@ class ArticleRecord:
 
 
 @dataclass(frozen=True)
+class Pruned:
+    """What ``prune`` forgot."""
+
+    articles: int
+    listings: int
+
+
+@dataclass(frozen=True)
 class CachedListing:
     """The last 200 response of a feed, sitemap or start page, with its validators."""
 
@@ -116,22 +194,34 @@ class CachedListing:
 class SqliteState:
     """The state in one SQLite file (WAL journal: readers never block the writer)."""
 
-    def __init__(self, path: str | Path, filter_mib: float = DEFAULT_FILTER_MIB, write_in_process: bool = False):
-        """``filter_mib``: size of the key filter (0: none, every look-up queries the file). The
+    def __init__(self, path: str | Path, filter_mib: float = DEFAULT_FILTER_MIB, write_in_process: bool = False,
+                 listing_cache_mib: float = DEFAULT_LISTING_CACHE_MIB):
+        """``listing_cache_mib``: bound of the stored listing bodies (see DEFAULT_LISTING_CACHE_MIB).
+        ``filter_mib``: size of the key filter (0: none, every look-up queries the file). The
         filter is read from the file here and kept up to date by ``add_articles``, so no other process
         may add articles to the file while this one has it open (the crawl lock sees to that).
         ``write_in_process``: ``add_articles`` writes through a child process (recorder.py) rather
         than a second connection of this process."""
         self.path = Path(path)
+        problem = state_file_problem(self.path)
+        if problem:
+            raise StateCorrupt(problem)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = connect(self.path)
-        self.db.execute(f"PRAGMA cache_size=-{READ_CACHE_KIB}")
         self.write_in_process = write_in_process
+        self.listing_cache_bytes = int(listing_cache_mib * 1024 * 1024)
+        self.listing_bytes: int | None = None  # compressed bytes of the stored listings, summed on first use
         self.writer: ArticleWriter | RecorderProcess | None = None  # add_articles' writer, made on first use
-        self.db.executescript(_SCHEMA)
-        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-        self._drop_foreign_signatures()
-        self.filter = self._load_filter(filter_mib) if filter_mib > 0 else None
+        try:
+            self.db = connect(self.path)
+            self.db.execute(f"PRAGMA cache_size=-{READ_CACHE_KIB}")
+            self.db.executescript(_SCHEMA)
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            self._drop_foreign_signatures()
+            self.filter = self._load_filter(filter_mib) if filter_mib > 0 else None
+        except sqlite3.DatabaseError as exc:
+            if not is_corruption(exc):
+                raise
+            raise StateCorrupt(_unusable(self.path, f"is damaged ({exc})")) from exc  # what the header hides
 
     def _drop_foreign_signatures(self) -> None:
         """Forget signatures and band keys made by another fingerprint recipe (an older version).
@@ -240,10 +330,53 @@ class SqliteState:
             return None
         return CachedListing(url, row[0], row[1], row[2], zlib.decompress(row[3]))
 
-    def save_listing(self, listing: CachedListing) -> None:
-        self.db.execute("INSERT OR REPLACE INTO listings VALUES (?, ?, ?, ?, ?, ?)",
-                        (listing.url, listing.etag, listing.last_modified, listing.content_type,
-                         zlib.compress(listing.body, 6), utc_now()))
+    def save_listing(self, listing: CachedListing) -> bool:
+        """Keep the listing (replacing the URL's last one), then evict the ones stored longest ago while
+        the bodies pass the cache bound. False when the body alone is larger than the bound (not kept)."""
+        body = zlib.compress(listing.body, 6)
+        try:
+            return self._replace_listing(listing, body)
+        except sqlite3.Error:
+            self.listing_bytes = None  # rolled back: count again from the file
+            raise
+
+    def _replace_listing(self, listing: CachedListing, body: bytes) -> bool:
+        with self._transaction():
+            total = self._listing_bytes()
+            replaced = self.db.execute("SELECT length(body) FROM listings WHERE url = ?", (listing.url,)).fetchone()
+            if replaced is not None:
+                self.db.execute("DELETE FROM listings WHERE url = ?", (listing.url,))
+                total -= replaced[0]
+            if len(body) > self.listing_cache_bytes:
+                self.listing_bytes = total
+                return False
+            self.db.execute("INSERT INTO listings VALUES (?, ?, ?, ?, ?, ?)",
+                            (listing.url, listing.etag, listing.last_modified, listing.content_type, body, utc_now()))
+            self.listing_bytes = total + len(body)
+            self._evict_listings()
+        return True
+
+    def _listing_bytes(self) -> int:
+        if self.listing_bytes is None:  # length() of a blob reads its size, not its pages
+            self.listing_bytes = self.db.execute("SELECT coalesce(sum(length(body)), 0) FROM listings").fetchone()[0]
+        return self.listing_bytes
+
+    def _evict_listings(self) -> int:
+        """Delete the listings stored longest ago until the rest fit the bound; how many went."""
+        excess = self._listing_bytes() - self.listing_cache_bytes
+        if excess <= 0:
+            return 0
+        victims = []
+        for url, size in self.db.execute("SELECT url, length(body) FROM listings ORDER BY stored_at, rowid"):
+            if excess <= 0:
+                break
+            victims.append(url)
+            excess -= size
+            self.listing_bytes -= size
+        for start in range(0, len(victims), ROWS_PER_STATEMENT):
+            chunk = victims[start:start + ROWS_PER_STATEMENT]
+            self.db.execute(f"DELETE FROM listings WHERE url IN ({','.join('?' * len(chunk))})", chunk)
+        return len(victims)
 
     # --- upkeep -----------------------------------------------------------------------------------
 
@@ -252,18 +385,23 @@ class SqliteState:
         counts = {t: self.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
         counts["near_duplicates"] = self.db.execute(
             "SELECT count(*) FROM articles WHERE duplicate_of IS NOT NULL").fetchone()[0]
+        counts["listing_bytes"] = self._listing_bytes()
         return counts
 
-    def prune(self, older_than_days: float) -> int:
-        """Forget articles first seen more than ``older_than_days`` ago; they may be emitted again."""
+    def prune(self, older_than_days: float) -> Pruned:
+        """Forget articles first seen more than ``older_than_days`` ago (they may be emitted again) and
+        listing bodies stored before then, trim the listings to the cache bound, and compact the file."""
         cutoff = (datetime.now(timezone.utc) - timedelta(days=older_than_days)).replace(microsecond=0).isoformat()
         with self._transaction():
             old = "SELECT id FROM articles WHERE first_seen < ?"
             self.db.execute(f"DELETE FROM urls WHERE article_id IN ({old})", (cutoff,))
             self.db.execute(f"DELETE FROM bands WHERE article_id IN ({old})", (cutoff,))
             removed = self.db.execute("DELETE FROM articles WHERE first_seen < ?", (cutoff,)).rowcount
+            listings = self.db.execute("DELETE FROM listings WHERE stored_at < ?", (cutoff,)).rowcount
+            self.listing_bytes = None
+            listings += self._evict_listings()
         self.db.execute("VACUUM")
-        return removed
+        return Pruned(removed, listings)
 
     def close(self) -> None:
         if self.writer is not None:
@@ -272,6 +410,17 @@ class SqliteState:
 
     def _transaction(self):
         return _Transaction(self.db)
+
+
+def integrity_problems(db: sqlite3.Connection) -> list[str]:
+    """What SQLite's integrity check finds wrong in the whole file (reads every page); empty when whole."""
+    try:
+        rows = [row[0] for row in db.execute("PRAGMA integrity_check")]
+    except sqlite3.DatabaseError as exc:
+        if not is_corruption(exc):
+            raise
+        return [str(exc)]
+    return [] if rows == ["ok"] else rows
 
 
 def connect(path: Path) -> sqlite3.Connection:

@@ -1,12 +1,17 @@
-"""Look at, prune or reset the incremental state: ``python -m newscrawl.state_admin info|prune|reset``.
+"""Look at, check, prune or reset the incremental state: ``python -m newscrawl.state_admin ACTION``.
 
     python -m newscrawl.state_admin info  [--state .newscrawl/state.sqlite | --redis-url URL]
-    python -m newscrawl.state_admin prune --days 90 [--state PATH]
+    python -m newscrawl.state_admin check [--state PATH]
+    python -m newscrawl.state_admin prune --days 90 [--listing-cache-mib 32] [--state PATH]
     python -m newscrawl.state_admin reset [--state PATH | --redis-url URL [--prefix newscrawl]]
 
-``prune`` forgets articles first seen more than N days ago (they are emitted
-again if a feed or sitemap still lists them); ``reset`` forgets everything.
-Both take the crawl lock, so they never run while a crawl of that state runs.
+``check`` reads the whole SQLite file (SQLite's integrity check) and says
+whether it is usable; exit 0 when it is, 2 when not (an empty, truncated or
+damaged file: ``reset`` it). ``prune`` forgets articles first seen more than N
+days ago (they are emitted again if a feed or sitemap still lists them) and
+listing bodies stored longer ago, then trims the listing cache to its bound and
+compacts the file; ``reset`` forgets everything. All take the crawl lock, so
+they never run while a crawl of that state runs.
 """
 from __future__ import annotations
 
@@ -16,17 +21,23 @@ import sys
 from pathlib import Path
 
 from .lock import EXIT_LOCKED, CrawlLocked, acquire
-from .state import DEFAULT_STATE_PATH, SqliteState
+from .paths import resolve
+from .state import DEFAULT_LISTING_CACHE_MIB, DEFAULT_STATE_PATH, SqliteState, StateCorrupt, integrity_problems
+
+EXIT_UNUSABLE = 2  # the state file is empty, truncated or damaged (the crawl refuses it with the same code)
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m newscrawl.state_admin", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("action", choices=("info", "prune", "reset"))
-    parser.add_argument("--state", default=DEFAULT_STATE_PATH, help="SQLite state file (STATE_PATH)")
+    parser.add_argument("action", choices=("info", "check", "prune", "reset"))
+    parser.add_argument("--state", default=DEFAULT_STATE_PATH,
+                        help="SQLite state file (STATE_PATH; relative: under $NEWSCRAWL_HOME when set)")
     parser.add_argument("--redis-url", help="the REDIS_URL of a distributed crawl (state in Redis)")
     parser.add_argument("--prefix", default="newscrawl", help="NEWSCRAWL_REDIS_PREFIX")
     parser.add_argument("--days", type=float, help="prune: forget articles first seen more than this ago")
+    parser.add_argument("--listing-cache-mib", type=float, default=DEFAULT_LISTING_CACHE_MIB,
+                        help="prune: keep at most this many MiB of listing bodies (NEWSCRAWL_LISTING_CACHE_MIB)")
     return parser
 
 
@@ -44,11 +55,26 @@ def _redis(options) -> int:
     return 0
 
 
+def remove_state_files(path: Path) -> None:
+    """Delete a SQLite state and its journal files (the caller holds the crawl lock)."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def reset_state(path: Path) -> None:
+    """Forget everything in the SQLite state at ``path``; CrawlLocked while a run holds its lock."""
+    lock = acquire(Path(f"{path}.lock"))
+    try:
+        remove_state_files(path)
+    finally:
+        lock.release()
+
+
 def main(argv: list[str] | None = None) -> int:
     options = _parser().parse_args(argv)
     if options.redis_url:
         return _redis(options)
-    path = Path(options.state)
+    path = resolve({}, options.state)  # under $NEWSCRAWL_HOME when it is set, as for the crawl
     try:
         lock = acquire(Path(f"{path}.lock"))
     except CrawlLocked as exc:
@@ -56,24 +82,45 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_LOCKED
     try:
         if options.action == "reset":
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{path}{suffix}").unlink(missing_ok=True)
+            remove_state_files(path)
             print(f"removed {path}: the next run emits every article again")
             return 0
         if not path.exists():
             print(f"no state at {path}", file=sys.stderr)
             return 1
-        state = SqliteState(path, filter_mib=0)  # no crawl look-ups here: no key filter
-        if options.action == "prune":
-            if options.days is None:
-                print("prune needs --days N", file=sys.stderr)
-                return 2
-            print(f"forgot {state.prune(options.days)} article(s) first seen over {options.days:g} days ago")
-        print(json.dumps(state.counts(), indent=2))
-        state.close()
-        return 0
+        if options.action == "prune" and options.days is None:
+            print("prune needs --days N", file=sys.stderr)
+            return 2
+        try:
+            state = SqliteState(path, filter_mib=0, listing_cache_mib=options.listing_cache_mib)  # no key filter
+        except StateCorrupt as exc:
+            print(exc, file=sys.stderr)
+            return EXIT_UNUSABLE
+        try:
+            return _sqlite_action(state, options)
+        finally:
+            state.close()
     finally:
         lock.release()
+
+
+def _sqlite_action(state: SqliteState, options) -> int:
+    if options.action == "check":
+        problems = integrity_problems(state.db)
+        for line in problems:
+            print(f"{state.path}: {line}", file=sys.stderr)
+        if problems:
+            print(f"{state.path} is damaged: `python -m newscrawl.state_admin reset --state {state.path}` starts "
+                  "afresh (every article is emitted again)", file=sys.stderr)
+            return EXIT_UNUSABLE
+        print(f"{state.path}: ok")
+    if options.action == "prune":
+        forgot = state.prune(options.days)
+        print(f"forgot {forgot.articles} article(s) first seen over {options.days:g} days ago and "
+              f"{forgot.listings} listing body(ies) stored over {options.days:g} days ago or beyond the "
+              f"{options.listing_cache_mib:g} MiB cache")
+    print(json.dumps(state.counts(), indent=2))
+    return 0
 
 
 if __name__ == "__main__":

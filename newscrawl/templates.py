@@ -1,4 +1,4 @@
-"""Site templates learned during a crawl (issue 6; the extractor side is extract/template.py).
+"""Site templates learned during a crawl (the extractor side is extract/template.py).
 
 Per site, pages are grouped by URL similarity (extract.template.url_similarity).
 A group without a template keeps its last pages; after ``learn_after`` of them a
@@ -27,6 +27,7 @@ from .counters import count
 from .extract.dom import decode_html
 from .extract.options import ExtractOptions
 from .extract.template import SiteTemplate, learn_template, url_similarity
+from .paths import resolve
 
 logger = logging.getLogger(__name__)
 
@@ -180,6 +181,6 @@ def site_templates_from_settings(settings, stats) -> SiteTemplates | None:
     """
     if not settings.getbool("NEWSCRAWL_TEMPLATES_ENABLED", False):
         return None
-    store = TemplateFileStore(settings.get("NEWSCRAWL_TEMPLATES_DIR") or DEFAULT_TEMPLATES_DIR)
+    store = TemplateFileStore(resolve(settings, settings.get("NEWSCRAWL_TEMPLATES_DIR") or DEFAULT_TEMPLATES_DIR))
     learn_after = settings.getint("NEWSCRAWL_TEMPLATES_LEARN_AFTER", TemplateSettings.learn_after)
     return SiteTemplates(store, stats, TemplateSettings(learn_after=learn_after))

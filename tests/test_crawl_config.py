@@ -80,3 +80,17 @@ def test_spider_contracts_pass_on_the_mock_web(web, tmp_path):
                          "-s", "AUTOTHROTTLE_ENABLED=0", "-s", "DOWNLOAD_DELAY=0"], cwd=tmp_path)
     assert result.returncode == 0, result.stderr[-2000:]
     assert "Ran 6 contracts" in result.stderr and "OK" in result.stderr
+
+
+@pytest.mark.parametrize("enabled", [False, True])
+def test_the_telnet_console_is_off_unless_asked_for(web, tmp_path, enabled):
+    """Scrapy's telnet console runs Python sent to it: a crawl starts none unless
+    ``-s TELNETCONSOLE_ENABLED=1`` asks for it (README)."""
+    sites = write_sites_file([s.config for s in web.sites], tmp_path / "sites.yaml")
+    settings = {"TELNETCONSOLE_ENABLED": "1"} if enabled else {}
+    result = crawl(sites, tmp_path / "out.jsonl", cwd=tmp_path, args=("-a", "only=jiangcheng-daily"),
+                   settings=settings)
+    assert result.returncode == 0, result.stderr[-2000:]
+    listening = "Telnet console listening on 127.0.0.1:" in result.stderr
+    assert listening == enabled
+    assert ("scrapy.extensions.telnet.TelnetConsole" in result.stderr) == enabled  # the enabled extensions

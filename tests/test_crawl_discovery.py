@@ -63,7 +63,7 @@ def test_atom_rdf_and_json_feed():
     [atom] = parse_feed(ATOM, BASE).entries
     assert atom.url == "http://news.test/a/100231.shtml" and atom.published == "2024-05-14T08:30:00+08:00"
     rdf = parse_feed(RDF, BASE)
-    assert rdf.kind == "rdf" and rdf.entries[0].published == "2024-05-10"
+    assert rdf.kind == "rdf" and list(rdf.entries)[0].published == "2024-05-10"
     listing = parse_feed(JSON_FEED, BASE)
     assert listing.kind == "jsonfeed"
     assert [e.url for e in listing.entries] == ["http://news.test/stories/1-x", "http://news.test/ext"]
@@ -80,9 +80,10 @@ def test_sitemap_index_news_and_text():
     index = parse_sitemap(INDEX, BASE)
     assert index.is_index and [e.url for e in index.entries] == ["http://news.test/s1.xml.gz", "http://news.test/s2.xml"]
     news = parse_sitemap(NEWS_SITEMAP, BASE)
-    assert news.news and news.entries[0].published == "2024-05-14T08:30:00+00:00" and news.entries[0].title == "N"
+    [first] = news.entries
+    assert news.news and first.published == "2024-05-14T08:30:00+00:00" and first.title == "N"
     text = parse_sitemap(b"http://news.test/a-12345\nhttp://news.test/b-12345\n\n", BASE)
-    assert text.kind == "text" and len(text.entries) == 2
+    assert text.kind == "text" and len(list(text.entries)) == 2
     assert parse_sitemap(b"<html/>", BASE).kind == "malformed"
 
 
@@ -232,3 +233,14 @@ def test_page_kind_is_the_requests_unless_redirected():
     assert NewsSpider._url_kind(site, HtmlResponse(moved, request=redirected, body=b"")) == ARTICLE
     plain = Request(asked)
     assert NewsSpider._url_kind(site, HtmlResponse(asked, request=plain, body=b"")) == ARTICLE
+
+
+def test_page_links_read_anchors_and_announced_feeds_in_page_order():
+    from newscrawl.discovery import PageLink, page_links
+    body = (b'<html><head><link rel="alternate" type="application/rss+xml" href="/rss.xml">'
+            b'<link rel="stylesheet" href="/s.css"></head><body><a href="/a-12345">a</a>'
+            b'<a href="mailto:x@y">m</a><a href="/file.pdf">f</a><a href="/' + b"x" * 100 + b'">long</a>'
+            b'<map><area href="/b-12345"></map><a href="/a-12345">again</a></body></html>')
+    assert list(page_links(body, "utf-8", "http://news.test/", 50)) == [
+        PageLink("http://news.test/rss.xml", feed=True), PageLink("http://news.test/a-12345"), None,
+        PageLink("http://news.test/b-12345")]

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newscrawl.extract import date_patterns
+from newscrawl.extract import date_patterns, extract
 from newscrawl.extract.dates import (FoundDate, _has_year, _holds_year, _shown_machine_date, _year_matches,
                                      find_published, iter_text_dates, parse_date)
 from newscrawl.extract.dom import parse_html
@@ -399,3 +399,55 @@ def test_wiki_page_dated_by_its_latest_revision():
 
 def test_other_pages_keep_date_published_over_date_modified():
     assert published(page(WIKI_JSONLD, STORY)) == "2009-05-12T10:04:51+00:00"
+
+
+# --- pages whose body is not read: the head still dates and titles them
+
+HEAD = ('<head><title>Ferry timetable changes for the winter | Harbour News</title>'
+        '<meta property="og:title" content="Ferry timetable changes for the winter">'
+        '<meta property="article:published_time" content="2024-10-02T06:15:00+01:00"></head>')
+
+
+def test_a_page_too_large_to_read_keeps_its_head_date_and_title():
+    crowded = "<p " + " ".join(f"data-x{i}='1'" for i in range(3_000)) + ">Timetable</p>"
+    result = extract(f"<html>{HEAD}<body>{crowded}</body></html>", "https://news.example.test/ferry")
+    assert result.reason == "too_large"
+    assert result.published == "2024-10-02T06:15:00+01:00"
+    assert result.title == "Ferry timetable changes for the winter"
+
+
+def test_a_page_over_the_size_limit_keeps_its_head_date():
+    body = "<p>" + "The ferry leaves at nine. " * 2_000 + "</p>"
+    html = f"<html>{HEAD}<body>{body}</body></html>".encode()
+    result = extract(html, "https://news.example.test/ferry", max_input_chars=len(html) - 1)
+    assert result.reason == "too_large"
+    assert result.published == "2024-10-02T06:15:00+01:00"
+
+
+def test_a_head_that_is_itself_hostile_is_not_read():
+    crowded_head = HEAD.replace("<title>", "<meta " + " ".join(f"n{i}='1'" for i in range(3_000)) + "><title>")
+    result = extract(f"<html>{crowded_head}<body><p>x</p></body></html>", "https://news.example.test/2024/10/01/ferry")
+    assert result.reason == "too_large"
+    assert result.published == "2024-10-01"   # the URL's date only
+    assert result.title is None
+
+
+# --- a two-digit year in the byline, with its clock time
+
+def test_byline_with_two_digit_year_and_time():
+    byline = "<h1>Bridge reopens after repairs</h1><p>Do 25.04.24 | 14:07 Uhr | Von Eva Berg</p>"
+    assert published(page("", byline + "<p>The bridge reopened after two years of work.</p>")) == \
+        "2024-04-25T14:07:00"
+
+
+def test_two_digit_year_without_time_is_not_a_date():
+    byline = "<h1>Bridge reopens after repairs</h1><p>Version 25.04.24 of the plan</p>"
+    assert published(page("", byline + "<p>The bridge reopened after two years of work.</p>")) is None
+
+
+def test_an_update_stamp_with_its_time_before_the_day_is_not_the_shown_publish_day():
+    head = '<script type="application/ld+json">{"@type": "NewsArticle", "datePublished": "2024-08-04T13:23:00Z"}</script>'
+    byline = ('<h1>Bridge reopens after repairs</h1><div class="byline">By Lucy Hart'
+              '<ul><li>Updated20:49, 5 Aug 2024</li></ul></div>')
+    html = page(head, byline + "<p>The bridge reopened after two years of work.</p>")
+    assert published(html, fetched_at=datetime(2024, 8, 6)) == "2024-08-04T13:23:00+00:00"

@@ -305,3 +305,35 @@ def test_a_widget_whose_class_only_holds_text_inside_a_word_is_still_boilerplate
     for paragraph in STORY:
         assert paragraph in text
     assert "Caption of picture" not in text
+
+
+def test_timestamp_credit_and_tool_lines_are_left_out():
+    furniture = ["Stand: 08.07.2026 05:00 Uhr", "Aktualisiert: 12.03.2024", "Updated 5:27 am CST, Wednesday May 3",
+                 "Actualizado a las 15:10h.", "Son Güncelleme : 30.04.2024 - 16:49", "30.04.2024 | 16:48",
+                 "Bildrechte: dpa/Thomas Frey", "Photo: Henrik Montgomery/TT", "Teilen", "Drucken", "Text size",
+                 "Order Reprints", "Caption", "Close", "Lesen Sie auch", "Box aufklappen"]
+    story = ("<div class='story'>" + "".join(f"<div>{line}</div>" for line in furniture[:8])
+             + "".join(f"<p>{p}</p>" for p in STORY) + "".join(f"<p>{line}</p>" for line in furniture[8:]) + "</div>")
+    text = extract(_page(story)).text
+    lines = text.split("\n")
+    for line in furniture:
+        assert line not in lines
+    for paragraph in STORY:
+        assert paragraph in text
+
+
+def test_sentences_that_open_like_furniture_stay():
+    kept = ["Updated figures will follow when the board meets again in the spring, officials said.",
+            "Photo: the council published a picture of the burst main on its website on Monday evening."]
+    story = "<div class='story'>" + "".join(f"<p>{p}</p>" for p in [*STORY, *kept]) + "</div>"
+    text = extract(_page(story)).text
+    for paragraph in kept:
+        assert paragraph in text
+
+
+def test_the_dates_of_a_thread_s_posts_stay():
+    posts = "".join(f"<div class='post'><div>1{day}.03.2020, 21:30</div><p>{paragraph}</p></div>"
+                    for day, paragraph in enumerate(STORY))
+    text = extract(_page(f"<div class='thread'>{posts}</div>")).text
+    for day in range(len(STORY)):
+        assert f"1{day}.03.2020, 21:30" in text

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from newscrawl.extract import fastwalk, metadata, page_texts, title
+from newscrawl.extract import density, dom, fastwalk, metadata, page_texts, title
 from newscrawl.extract.dates import _foreign_test
 from newscrawl.extract.content import _candidate_scores
 from newscrawl.extract.density import DensityTable, guarded_log
@@ -177,6 +177,22 @@ def test_density_counts_match_on_the_test_pages(path):
     _assert_same_tables(root)          # the cleaned tree the extractor scores
     _assert_same_texts(root)
     _assert_same_html(root)
+
+
+@pytest.mark.parametrize("path", _page_sources(), ids=lambda path: path.parent.name)
+def test_cleaning_keeps_the_same_named_blocks_with_the_python_walks(path, monkeypatch):
+    """clean_tree's verdicts on named blocks (names.judge_named_blocks reads a DensityTable): the
+    same tree and the same suspects with the compiled walks and with the Python ones."""
+    html = path.read_bytes().decode("utf-8", "replace")
+    results = []
+    for walks in (fastwalk.compiled, None):
+        monkeypatch.setattr(dom, "compiled", walks)
+        monkeypatch.setattr(density, "compiled", walks)
+        root = parse_html(html)
+        suspects = clean_tree(root, DEFAULT_OPTIONS)
+        tree = root.getroottree()
+        results.append((lxml.etree.tostring(root), [tree.getpath(element) for element in suspects]))
+    assert results[0] == results[1]
 
 
 @pytest.mark.parametrize("html", [

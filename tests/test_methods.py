@@ -164,13 +164,13 @@ def test_template_cut_keeps_an_opening_paragraph_before_the_first_marker():
     template = learn_template([(url_of(n), page_v1(n)) for n in (1, 2, 3)])
     intro = ("The council met on Monday evening and, after a long debate that ran past midnight, "
              "agreed on a plan for the new crossing.")
-    opening = f'<p class="intro">{intro}</p>\n<p class="credit">Photo: archive</p>\n'
+    opening = f'<p class="intro">{intro}</p>\n<p class="credit">Picture from our archive</p>\n'
     page = page_v1(6).replace('<div class="story-text">', opening + '<div class="story-text">')
-    assert "Photo: archive" in extract(page, url_of(6)).text
+    assert "Picture from our archive" in extract(page, url_of(6)).text
     assisted = extract(page, url_of(6), template=template)
     assert assisted.method == "template-cut"
     assert assisted.text.startswith(intro)
-    assert "Photo: archive" not in assisted.text and "By Staff" not in assisted.text
+    assert "Picture from our archive" not in assisted.text and "By Staff" not in assisted.text
 
 
 def test_template_of_another_layout_misses():

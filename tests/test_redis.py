@@ -28,10 +28,8 @@ from newscrawl.state import ArticleRecord
 pytestmark = [needs_loopback, pytest.mark.needs_redis]
 
 
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory):
-    port = loopback_port_free()
-    workdir = tmp_path_factory.mktemp("redis")
+def _start_redis(port: int, workdir: Path) -> subprocess.Popen:
+    """redis-server on 127.0.0.1:port without persistence (no RDB snapshots, no append-only file)."""
     server = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                                "--appendonly", "no", "--dir", str(workdir)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -39,10 +37,16 @@ def redis_url(tmp_path_factory):
     while True:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
+            return server
         except OSError:
             assert time.monotonic() < deadline and server.poll() is None, "redis-server did not start"
             time.sleep(0.05)
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory):
+    port = loopback_port_free()
+    server = _start_redis(port, tmp_path_factory.mktemp("redis"))
     yield f"redis://127.0.0.1:{port}/0"
     server.kill()
     server.wait()
@@ -138,3 +142,61 @@ def test_of_two_similar_articles_claimed_at_once_only_the_later_indexed_is_marke
     assert second.copy_claimed_first(copy, NEAR_DUPLICATE_JACCARD) == original.canonical_url
     stored = json.loads(second.redis.hget("race-test:signatures", copy.canonical_url))
     assert stored["duplicate_of"] == original.canonical_url   # copies of the copy follow it to the original
+
+
+def test_a_redis_restarted_without_persistence_mid_crawl_is_no_finished_crawl(tmp_path):
+    """Redis loses the shared queue and state mid-run (killed, restarted empty): the crawler must not
+    go idle and close as "finished" with exit 0. Before: it did, its run silently incomplete."""
+    from newscrawl.commands.crawl import EXIT_SHARED_STATE_LOST
+
+    port = loopback_port_free()
+    server = _start_redis(port, tmp_path)
+    web = IncrementalWeb(article_delay=1.0).start()
+    crawler = None
+    try:
+        web.publish_first_edition()
+        sites = write_sites_file(web.sites_config(), tmp_path / "sites.yaml")
+        settings = {"REDIS_URL": f"redis://127.0.0.1:{port}/0", "NEWSCRAWL_REDIS_IDLE_SECONDS": "2",
+                    "CONCURRENT_REQUESTS": "1", "DOWNLOAD_TIMEOUT": "30"}
+        crawler = start_crawl(sites, tmp_path / "out.jsonl", tmp_path, settings)
+        deadline = time.monotonic() + 60
+        while not any(r.path.endswith(".html") for r in web.requests):  # articles queued, one fetched
+            assert crawler.poll() is None and time.monotonic() < deadline, "the crawl fetched no article"
+            time.sleep(0.05)
+        server.kill()
+        server.wait()
+        server = _start_redis(port, tmp_path)  # back, empty
+        try:
+            _, stderr = crawler.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the crawler did not stop after Redis lost its data")
+        assert crawler.returncode == EXIT_SHARED_STATE_LOST, stderr[-3000:]
+        lines = stderr.strip().splitlines()
+        assert lines[-1] == "exit status 65: the shared state in Redis lost its data; the run is incomplete"
+        assert any(line.startswith(f"newscrawl: the Redis at redis://127.0.0.1:{port}/0 lost its data during "
+                                   "the crawl") for line in lines), stderr[-3000:]
+        assert "'finish_reason': 'redis_data_lost'" in stderr
+        assert len([r for r in web.requests if r.path.endswith(".html")]) < len(web.all_urls())
+    finally:
+        if crawler is not None and crawler.poll() is None:
+            kill_group(crawler)
+        web.stop()
+        server.kill()
+        server.wait()
+
+
+def test_listings_kept_in_redis_are_bounded_and_the_oldest_evicted(redis_url):
+    import os
+
+    from newscrawl.state import CachedListing
+
+    state = RedisState(redis.Redis.from_url(redis_url), prefix="listing-test", listing_cache_mib=1)
+    for number in range(6):  # ~300 KB each of random bytes (they do not compress): 3 fit in 1 MiB
+        assert state.save_listing(CachedListing(f"http://a.test/sitemap-{number}.xml", '"v1"', None, "text/xml",
+                                                os.urandom(300_000)))
+    kept = sorted(key.decode() for key in state.redis.hkeys("listing-test:listings"))
+    assert kept == [f"http://a.test/sitemap-{n}.xml" for n in (3, 4, 5)]
+    assert state.listing("http://a.test/sitemap-5.xml").etag == '"v1"'
+    assert 3 * 300_000 < state.counts()["listing_bytes"] <= 1024 * 1024
+    assert not state.save_listing(CachedListing("http://a.test/huge.xml", None, "x", None, os.urandom(2 << 20)))
+    assert state.counts()["listings"] == 3

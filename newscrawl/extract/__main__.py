@@ -6,56 +6,34 @@ when the pages share no markers.
 
 Exit codes: 0 on success (also for a page that is not an article: the JSON says
 why), 1 when ``--format text`` or ``html`` has no text to print (the reason is on stderr),
-2 when the input cannot be read (missing file, bad URL, fetch error), 141 when the reader
-of stdout closed the pipe (``| head``), as a shell reports a process stopped by SIGPIPE.
+2 when the input cannot be read (missing file, bad URL, any fetch failure: time limit,
+malformed response, redirect off http(s), private address; see fetch.py), 141 when the
+reader of stdout closed the pipe (``| head``), as a shell reports a process stopped by SIGPIPE.
 """
 from __future__ import annotations
 
 import argparse
 import sys
-import urllib.error
-import urllib.request
 from datetime import datetime, timezone
-from urllib.parse import urlsplit
 
 from . import extract
 from .cli_output import exit_quietly_on_closed_pipe, print_result
+from .fetch import FETCH_TIMEOUT_SECONDS, FetchError, fetch_page
 from .templatefiles import TemplateFileError, learn_from_folder, load_template
-
-USER_AGENT = "newscrawl-extract/0.1 (+https://example.invalid/newscrawl)"
-FETCH_TIMEOUT_SECONDS = 30
-MAX_FETCH_BYTES = 20_000_000
 
 
 class InputError(Exception):
     """The page could not be read; the message names what and where."""
 
 
-def _fetch(url: str) -> tuple[bytes, str | None]:
-    try:
-        parts = urlsplit(url)
-    except ValueError as error:
-        raise InputError(f"bad URL {url!r}: {error}") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InputError(f"bad URL {url!r}: expected http(s)://host/path")
-    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-    try:
-        with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT_SECONDS) as response:
-            body = response.read(MAX_FETCH_BYTES + 1)
-            charset = response.headers.get_content_charset()
-    except (urllib.error.URLError, OSError, ValueError) as error:
-        reason = getattr(error, "reason", error)
-        raise InputError(f"cannot fetch {url}: {reason}") from None
-    if len(body) > MAX_FETCH_BYTES:
-        raise InputError(f"cannot fetch {url}: page larger than {MAX_FETCH_BYTES} bytes")
-    return body, charset
-
-
-def read_source(source: str) -> tuple[bytes, str | None, str | None]:
-    """(page bytes, declared charset, page URL) of a file path or an http(s) URL."""
+def read_source(source: str, timeout: float = FETCH_TIMEOUT_SECONDS) -> tuple[bytes, str | None, str | None]:
+    """(page bytes, declared charset, page URL) of a file path or an http(s) URL (after redirects)."""
     if "://" in source:
-        body, charset = _fetch(source)
-        return body, charset, source
+        try:
+            page = fetch_page(source, timeout)
+        except FetchError as error:
+            raise InputError(str(error)) from None
+        return page.body, page.charset, page.url
     try:
         with open(source, "rb") as handle:
             return handle.read(), None, None
@@ -70,6 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--format", choices=("json", "text", "html"), default="json")
     parser.add_argument("--url", help="the page's URL, to make links absolute (files only)")
     parser.add_argument("--encoding", help="charset of the file, when the page does not declare it")
+    parser.add_argument("--timeout", type=_seconds, default=FETCH_TIMEOUT_SECONDS,
+                        help=f"seconds for the whole fetch of a URL, redirects included (default {FETCH_TIMEOUT_SECONDS:g})")
     parser.add_argument("--template", help="a site template (JSON) to use on the page")
     parser.add_argument("--learn-template", metavar="DIR", help="learn a site template from a folder of pages")
     parser.add_argument("-o", "--output", help="with --learn-template: write the template to this file")
@@ -79,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.source:
         parser.error("a FILE or URL is needed (or --learn-template DIR)")
     try:
-        body, charset, url = read_source(args.source)
+        body, charset, url = read_source(args.source, args.timeout)
         template = load_template(args.template) if args.template else None
     except (InputError, TemplateFileError) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -87,6 +67,16 @@ def main(argv: list[str] | None = None) -> int:
     result = extract(body, args.url or url, encoding=args.encoding or charset,
                      fetched_at=datetime.now(timezone.utc), template=template)
     return print_result(result, args.format, args.source)
+
+
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, got {value!r}")
+    return seconds
 
 
 def learn_command(folder: str, output: str | None) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .density import NodeStats
 from .options import ExtractOptions
-from .patterns import LIST_DATE_RE
+from .patterns import HEADING_TAGS, LIST_DATE_RE
 
 
 def has_prose(stats: NodeStats, options: ExtractOptions) -> bool:
@@ -61,3 +61,34 @@ def is_dated_link_list(element, options: ExtractOptions) -> bool:
 def _words(element) -> str:
     """The element's text, whitespace-normalised, a space between the texts of its elements."""
     return " ".join(" ".join(element.itertext()).split())
+
+
+def is_linked_heading(heading, options: ExtractOptions) -> bool:
+    """A heading that is a headline link: links hold ``index_heading_link_share`` of its text."""
+    chars = len("".join(heading.itertext()).strip())
+    link_chars = sum(len("".join(a.itertext()).strip()) for a in heading.iter("a"))
+    return chars > 0 and link_chars >= options.index_heading_link_share * chars
+
+
+def teaser_headings(node, options: ExtractOptions) -> dict[int, int]:
+    """id() of each element inside ``node`` holding headline links (is_linked_heading) -> how many
+    (``node`` itself left out). Empty when ``node`` holds fewer than ``teaser_list_min_units``."""
+    linked = [heading for heading in node.iter(*HEADING_TAGS)
+              if heading is not node and is_linked_heading(heading, options)]
+    if len(linked) < options.teaser_list_min_units:
+        return {}
+    counts: dict[int, int] = {}
+    for heading in linked:
+        for element in heading.iterancestors():
+            if element is node:
+                break
+            counts[id(element)] = counts.get(id(element), 0) + 1
+    return counts
+
+
+def is_teaser_list(text_chars: int, linked_headings: int, options: ExtractOptions) -> bool:
+    """A list of teasers (related or latest posts: a headline link, a short excerpt, a date): at
+    least ``teaser_list_min_units`` headline links, and fewer than ``teaser_list_max_unit_chars``
+    chars of text for each. Navigation, even when the excerpts are prose."""
+    return (linked_headings >= options.teaser_list_min_units
+            and text_chars < options.teaser_list_max_unit_chars * linked_headings)

@@ -11,14 +11,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .blocks import has_prose, is_dated_link_list, is_link_navigation, is_link_teaser
+from .blocks import (has_prose, is_dated_link_list, is_link_navigation, is_link_teaser, is_teaser_list,
+                     teaser_headings)
+from .declared import DeclaredBody, coverage, declared_shingles
 from .density import DensityTable, guarded_log
 from .dom import collapsed_texts, text_of
+from .names import NameStrength, name_key, name_strength
 from .options import ExtractOptions
 from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_ANYWHERE_ASCII_RE,
                        BOILERPLATE_LINE_ANYWHERE_RE, BOILERPLATE_LINE_START_ASCII_RE,
                        BOILERPLATE_LINE_START_RE, CONTAINER_TAGS,
-                       FURNITURE_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, INLINE_PRUNABLE_TAGS,
+                       FURNITURE_LINE_RE, FURNITURE_WHOLE_LINE_RE, TIMESTAMP_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, INLINE_PRUNABLE_TAGS,
                        PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS)
 
 
@@ -29,7 +32,7 @@ class ContentChoice:
     best_score: float
 
 
-def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, float]:
+def find_best_node(table: DensityTable, options: ExtractOptions, suspects: list = ()) -> tuple[int, float]:
     """Index and score of the container with the highest density score (-1 when none).
 
     An element inside an <a> of at most ``link_max_chars`` (a teaser's headline <span>) is
@@ -40,7 +43,14 @@ def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, f
     log_sd = guarded_log(table.standard_deviation())
     best, best_score = -1, 0.0
     named, named_score = -1, 0.0   # the best element named like an article body
+    spans = _suspect_spans(table, suspects)
+    span, next_span, span_end = 0, 0, -1
     for i, score in zip(*_candidate_scores(table, log_sd, options)):
+        while next_span < len(spans) and spans[next_span][0] <= i:
+            span_end = max(span_end, spans[next_span][1])
+            next_span += 1
+        if i <= span_end:   # inside a block named like boilerplate: the name weighs it down
+            score *= options.named_suspect_score_factor
         if score > best_score:
             best, best_score = i, score
         if score > named_score and names_article_body(table.elements[i]):
@@ -48,6 +58,63 @@ def find_best_node(table: DensityTable, options: ExtractOptions) -> tuple[int, f
     if named >= 0 and _named_body_wins(table, best, named, options):
         return named, named_score
     return best, best_score
+
+
+def _suspect_spans(table: DensityTable, suspects: list) -> list[tuple[int, int]]:
+    """(first, last) table index of each suspect's subtree, in document order."""
+    spans = []
+    for element in suspects:
+        i = table.find(element)
+        if i is not None:
+            spans.append((i, i + table.tags[i]))
+    spans.sort()
+    return spans
+
+
+def drop_named_boxes(table: DensityTable, top: int, nodes: list, suspects: list, options: ExtractOptions) -> list:
+    """Drop the suspects (blocks named like boilerplate, kept for their prose) gathered beside the
+    content node ``top``, and those inside the chosen nodes unless they, with the other suspects of
+    their name there (names.name_key), hold at least ``named_box_min_share`` of the nodes' non-link text:
+    a promo box with prose inside or after the story goes, a story's own paragraphs named
+    "paywall" stay. Returns the dropped blocks."""
+    if not suspects:
+        return []
+    spans = [(table.find(node), node) for node in nodes]
+    spans = [(i, i + table.tags[i]) for i, _ in spans if i is not None]
+    total = sum(table.text[i] - table.link_text[i] for i, _ in spans)
+    inside: dict = {}
+    doomed = []
+    for element in suspects:
+        i = table.find(element)
+        if i is None or element.getparent() is None:
+            continue
+        if i != top and any(first == i for first, _ in spans):
+            doomed.append(element)
+        elif any(first < i <= last for first, last in spans):
+            inside.setdefault(name_key(element), []).append(i)
+    for indexes in inside.values():
+        kept, end, plain = [], -1, 0
+        for i in sorted(indexes):
+            if i > end:
+                kept.append(i)
+                end = i + table.tags[i]
+                plain += table.text[i] - table.link_text[i]
+        if not _names_text_style(table.elements[kept[0]]) or plain < options.named_box_min_share * total:
+            doomed.extend(table.elements[i] for i in kept)
+    for element in doomed:
+        if element.getparent() is not None:
+            element.drop_tree()
+    return doomed
+
+
+def _names_text_style(element) -> bool:
+    """Does a boilerplate name on a block inside the article style its text rather than mark a
+    box? Yes for a name met only inside compounds (a page builder's widget, a BEM modifier, a
+    layout), and for a whole name on the text's own paragraphs (<p class="paywall">): a box
+    named "promo" or "widget" holding a slideshow inside the story goes."""
+    if element.tag == "p":
+        return True
+    return name_strength(element.get("class") or "", element.get("id") or "") is NameStrength.PART
 
 
 def _candidate_scores(table: DensityTable, log_sd: float, options: ExtractOptions) -> tuple[list[int], list[float]]:
@@ -265,17 +332,22 @@ def gather_siblings(table: DensityTable, best: int, best_score: float,
 
 
 def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> None:
-    """Drop link navigation blocks and link teasers inside the chosen nodes."""
+    """Drop link navigation blocks, link teasers and teaser lists inside the chosen nodes."""
     doomed = []
     tags, link_tags = table.tags, table.link_tags
     for node in nodes:
         start = table.find(node)
         if start is None:
             continue
+        teasers = _teaser_lists(table, node, start, options)
         end = start + tags[start]
         i = start + 1
         while i <= end:
             tag = table.tag_names[i]
+            if i in teasers:
+                doomed.append(table.elements[i])
+                i += tags[i] + 1
+                continue
             # A block without links can only be a control panel, of panel_min_elements or more:
             # the others are passed without their NodeStats (select 0.538 -> 0.510 ms a page).
             if tag in PRUNABLE_BLOCK_TAGS and (link_tags[i] or tags[i] >= options.panel_min_elements) \
@@ -287,6 +359,26 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> N
             i += 1
     for element in doomed:
         element.drop_tree()
+
+
+def _teaser_lists(table: DensityTable, node, start: int, options: ExtractOptions) -> set[int]:
+    """Indexes of the outermost teaser lists inside the content node (blocks.is_teaser_list),
+    when the node holds more text outside them than in them: a node made mostly of teasers is a
+    list page, judged as a whole (verdict.is_teaser_index), not emptied."""
+    headlines = teaser_headings(node, options)
+    if not headlines:
+        return set()
+    found, listed = set(), 0
+    i, end = start + 1, start + table.tags[start]
+    while i <= end:
+        if table.tag_names[i] in PRUNABLE_BLOCK_TAGS \
+                and is_teaser_list(table.text[i], headlines.get(id(table.elements[i]), 0), options):
+            found.add(i)
+            listed += table.text[i]
+            i += table.tags[i] + 1
+            continue
+        i += 1
+    return found if table.text[start] - listed > listed else set()
 
 
 def _leads_into_prose(table: DensityTable, i: int, tag: str, options: ExtractOptions) -> bool:
@@ -344,11 +436,17 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
         short_blocks = [i for i in range(start + 1, start + 1 + table.tags[start])
                         if 0 < text[i] <= longest and tag_names[i] in PRUNABLE_BLOCK_TAGS]
         elements = [table.elements[i] for i in short_blocks]
-        for i, element, line in zip(short_blocks, elements, collapsed_texts(elements)):
+        lines = collapsed_texts(elements)
+        stamps = []
+        for i, element, line in zip(short_blocks, elements, lines):
             chars = text[i]
-            if (chars <= limit and is_boilerplate_line(line)) or \
+            if (chars <= limit and (is_boilerplate_line(line) or FURNITURE_WHOLE_LINE_RE.match(line))) or \
                     (chars <= furniture_limit and FURNITURE_LINE_RE.match(line)):
                 doomed.append(element)
+            elif chars <= limit and TIMESTAMP_LINE_RE.match(line):
+                stamps.append(element)
+        if len(stamps) <= options.timestamp_lines_max:
+            doomed.extend(stamps)
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()
@@ -395,13 +493,71 @@ def drop_headline_and_captions(nodes: list, options: ExtractOptions) -> None:
                 element.drop_tree()
 
 
-def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoice | None:
-    best, best_score = find_best_node(table, options)
+def declared_top(table: DensityTable, nodes: list, declared: DeclaredBody, options: ExtractOptions) -> int | None:
+    """The element covering the page's declared body (declared.py) as the content node, when the
+    gathered ``nodes`` hold less than ``declared_min_coverage`` of the body and it holds more (the
+    density score chose another block); else None."""
+    node = declared.node
+    if node is None:
+        return None
+    position = table.find(node)
+    if position is None or node.getparent() is None:
+        return None   # removed by cleaning
+    ours = coverage(declared, "\n".join(text_of(gathered) for gathered in nodes))
+    if ours >= options.declared_min_coverage:
+        return None
+    return position if coverage(declared, text_of(node)) > ours else None
+
+
+def cut_after_declared(table: DensityTable, nodes: list, declared: DeclaredBody, options: ExtractOptions) -> list:
+    """Drop what follows the element covering the declared body inside the content (reader
+    letters, teasers, a bio box after the story): the gathered nodes after the one holding it, and
+    the following siblings of it and of its ancestors inside that node, each when less than
+    ``declared_min_coverage`` of its word trigrams are in the body. Only when the element holds at
+    least ``declared_complete_coverage`` of the body and more chars than all that is dropped (a
+    declared body cut short, a lead or the bullet points, leaves the story after it whole).
+    The nodes kept, in order."""
+    node = declared.node
+    if node is None or node.getparent() is None or table.find(node) is None:
+        return nodes
+    holder = next((n for n in nodes if n is node or any(a is n for a in node.iterancestors())), None)
+    if holder is None or coverage(declared, text_of(node)) < options.declared_complete_coverage:
+        return nodes
+    after = nodes[nodes.index(holder) + 1:]
+    element = node
+    while element is not holder:
+        after.extend(element.itersiblings())
+        element = element.getparent()
+    doomed = [block for block in after if not _in_declared(block, declared, options)]
+    if not doomed or sum(len(text_of(block)) for block in doomed) >= len(text_of(node)):
+        return nodes
+    for block in doomed:
+        if block not in nodes and block.getparent() is not None:
+            block.drop_tree()
+    return [n for n in nodes if not any(n is block for block in doomed)]
+
+
+def _in_declared(block, declared: DeclaredBody, options: ExtractOptions) -> bool:
+    own = declared_shingles(text_of(block))
+    return bool(own) and len(own & declared.shingles) >= options.declared_min_coverage * len(own)
+
+
+def choose_content(table: DensityTable, options: ExtractOptions, suspects: list = (),
+                   declared: DeclaredBody | None = None) -> ContentChoice | None:
+    """The article's nodes. ``suspects``: blocks named like boilerplate that clean_tree kept for
+    their prose (weighed down as candidates, dropped inside the article unless a large part of it);
+    ``declared``: the page's JSON-LD article body, a check on the choice (declared.py)."""
+    best, best_score = find_best_node(table, options, suspects)
     if best < 0:
         return None
     top = climb_to_article(table, best, options)
     top = widen_to_repeated_posts(table, top, options)
     nodes, related = gather_siblings(table, top, best_score, options)
+    if declared is not None:
+        switched = declared_top(table, nodes, declared, options)
+        if switched is not None:
+            top = switched
+            nodes, related = gather_siblings(table, top, best_score, options)
     parts = body_parts(table, top, options)
     if parts:   # the other parts go before and after the content node's place in the nodes
         node = table.elements[top]
@@ -410,7 +566,13 @@ def choose_content(table: DensityTable, options: ExtractOptions) -> ContentChoic
         nodes = nodes[:at] + parts[:k] + nodes[at:at + 1] + parts[k + 1:] + nodes[at + 1:]
     article = [node for node in nodes if node is not related]   # the related list is kept whole
     prune_blocks(table, article, options)
+    dropped = set(drop_named_boxes(table, top, article, suspects, options))
+    if dropped:
+        nodes = [node for node in nodes if node not in dropped]
+        article = [node for node in article if node not in dropped]
     prune_boilerplate_lines(table, article, options)
     cut_end_sections(article)
+    if declared is not None:
+        nodes = cut_after_declared(table, nodes, declared, options)
     drop_headline_and_captions(nodes, options)
     return ContentChoice(nodes, best, best_score)

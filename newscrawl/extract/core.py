@@ -7,8 +7,10 @@ from .authors import find_authors
 from .confidence import declares_article, score_article
 from .contentblocks import remove_noise_blocks
 from .dates import find_published
+from .declared import read_declared_body
 from .density import DensityTable
 from .dom import clean_tree, decode_html, looks_binary, parse_html
+from .head import read_head
 from .language import guess_language
 from .limits import Deadline, elements_within, too_many_attributes
 from .metadata import PageMeta, read_page_meta
@@ -29,10 +31,18 @@ def _no_article(url, reason: str, title=None, published=None, lang=None, page: P
                          schema_types=tuple(page.jsonld_types()) if page else ())
 
 
-def _unread_page(url, reason: str, fetched_at: datetime | None, opts: ExtractOptions) -> ExtractResult:
-    """No article, for a page whose content is not read (empty, too large, not HTML, no body):
-    its publish date can still come from the URL (``/2018/09/02/``), as for any page."""
-    return _no_article(url, reason, published=find_published(None, PageMeta(), url, fetched_at, opts))
+def _unread_page(url, reason: str, fetched_at: datetime | None, opts: ExtractOptions,
+                 text_html: str | None = None) -> ExtractResult:
+    """No article, for a page whose content is not read (empty, too large, not HTML, no body).
+
+    Its title and publish date still come from its ``<head>`` when the page is HTML (meta tags,
+    JSON-LD), and the date from the URL (``/2018/09/02/``) as for any page."""
+    head = read_head(text_html, opts.unread_head_max_chars, opts.max_attributes_per_element) \
+        if text_html else None
+    page = read_page_meta(head) if head is not None else PageMeta()
+    title = find_title(head, page, opts) if head is not None else None
+    published = find_published(head, page, url, fetched_at, opts)
+    return _no_article(url, reason, title=title, published=published, lang=page.lang, page=page)
 
 
 def _decode(html: str | bytes, encoding: str | None) -> str | None:
@@ -60,34 +70,37 @@ def extract(html: str | bytes, url: str | None = None, *, encoding: str | None =
     if html is None or len(html) == 0:
         return _unread_page(url, "empty_input", fetched_at, opts)
     if len(html) > opts.max_input_chars:
-        return _unread_page(url, "too_large", fetched_at, opts)
+        return _unread_page(url, "too_large", fetched_at, opts,
+                            _decode(html[:opts.unread_head_max_chars], encoding))
     text_html = _decode(html, encoding)
     if text_html is None:
         return _unread_page(url, "not_html", fetched_at, opts)
     if too_many_attributes(text_html, opts.max_attributes_per_element):
-        return _unread_page(url, "too_large", fetched_at, opts)
+        return _unread_page(url, "too_large", fetched_at, opts, text_html)
     root = parse_html(text_html)
     if root is None:
-        return _unread_page(url, "no_body", fetched_at, opts)
+        return _unread_page(url, "no_body", fetched_at, opts, text_html)
     # Held until the page is done: without the compiled walks, one proxy per element (limits.py).
     elements = elements_within(root, opts.max_elements)
     if elements is None or deadline.passed():
-        return _unread_page(url, "too_large", fetched_at, opts)
+        del root, elements
+        return _unread_page(url, "too_large", fetched_at, opts, text_html)
 
     page = read_page_meta(root)
     title = find_title(root, page, opts)
     published = find_published(root, page, url, fetched_at, opts)
     authors = find_authors(root, page, opts)
+    declared = read_declared_body(root, page, opts)   # before cleaning: on the page as served
 
     if opts.content_blocks:
         remove_noise_blocks(root, opts)
     if deadline.passed():
         return _no_article(url, "too_large", title, published, page.lang, page, authors)
-    clean_tree(root, opts)
+    suspects = clean_tree(root, opts, keep=declared.held if declared else ())
     table = DensityTable(root)
     if len(table.elements) > opts.max_elements or deadline.passed():
         return _no_article(url, "too_large", title, published, page.lang, page, authors)
-    selection = select_content(algorithm, template, text_html, table, opts)
+    selection = select_content(algorithm, template, text_html, table, opts, suspects, declared)
     if not selection.nodes:
         return _no_article(url, "no_body", title, published, page.lang, page, authors)
 

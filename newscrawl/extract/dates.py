@@ -1,6 +1,6 @@
 """Find the publish date of a page, as an ISO 8601 string.
 
-Sources, best first (issue 2): JSON-LD datePublished, publish meta tags,
+Sources, best first: JSON-LD datePublished, publish meta tags,
 elements marked as the publish date (itemprop, data-ptime, <time datetime>),
 the byline text near the headline, date-named byline boxes, a labelled date
 in the page text ("发布时间：..."), page-script variables, the URL, then the
@@ -117,7 +117,7 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
     shown: list[Callable[[], Iterator[FoundDate | None]]] = []
     if root is not None:
         machine.append(lambda: _from_raw_jsonld(root, lang))
-        machine.append(lambda: _from_marked_elements(root, page, lang, is_foreign, options))
+        machine.append(lambda: _from_marked_elements(root, page, lang))
         shown += [
             lambda: _from_byline(root, page, lang, bounds, options, texts),
             lambda: _from_date_classes(root, page, lang, bounds, options, is_foreign),
@@ -139,16 +139,21 @@ def find_published(root: lxml.html.HtmlElement | None, page: PageMeta, url: str 
 
     machine_dates = _accepted(machine, bounds)
     found = next(machine_dates, None)
+    if found is None and root is not None:
+        # No publisher statement: the page's <time datetime> elements are machine dates too
+        # (they may be a related story's, so they never overrule a statement).
+        machine_dates = _accepted([lambda: _from_time_elements(root, page, lang, is_foreign, options)],
+                                  bounds)
+        found = next(machine_dates, None)
     if found is not None:
         day = (found.year, found.month, found.day)
         others = (d for d in machine_dates if (d.year, d.month, d.day) != day)  # read as far as needed
-        if found.zone != "+00:00":
-            other = next(others, None)
-            if other is None:
-                return found.iso()  # the shown date could not change the choice: not searched
-            others = itertools.chain([other], others)
+        other = next(others, None)
+        if other is None and found.zone != "+00:00":
+            return found.iso()  # the shown date could not change the choice: not searched
         local = _first_accepted(shown, bounds)
-        found = _shown_machine_date(found, others, local) or found
+        if other is not None:
+            found = _shown_machine_date(found, itertools.chain([other], others), local) or found
         if found.zone == "+00:00":
             if local is None and root is not None:
                 local = _first_accepted([lambda: _from_scripts(root, lang)], bounds)
@@ -560,10 +565,9 @@ def _from_meta(page: PageMeta, keys: tuple[str, ...], lang: str | None) -> Itera
             yield parse_date(value, lang)
 
 
-def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None,
-                          is_foreign: Callable[[lxml.html.HtmlElement], bool],
-                          options: ExtractOptions = DEFAULT_OPTIONS) -> Iterator[FoundDate | None]:
-    """itemprop=datePublished, data-ptime, <time pubdate>, class "published", then <time datetime>."""
+def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta,
+                          lang: str | None) -> Iterator[FoundDate | None]:
+    """itemprop=datePublished, data-ptime, <time pubdate>, class "published": the publisher's marks."""
     token = f" {dp.PUBLISHED_CLASS_TOKEN} "
     classes = {value for value in words_in_values(root, "class", [dp.PUBLISHED_CLASS_TOKEN])
                if token in f" {value} "}
@@ -575,6 +579,13 @@ def _from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str
         tests += dp.PUBDATE_TIME_ATTRIBUTES
     for element in select_attributes(root, chosen, tests):
         yield _element_date(element, lang)
+
+
+def _from_time_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None,
+                        is_foreign: Callable[[lxml.html.HtmlElement], bool],
+                        options: ExtractOptions = DEFAULT_OPTIONS) -> Iterator[FoundDate | None]:
+    """The first ``<time datetime>`` elements outside comments, link lists and footers."""
+    times = tagged_elements(root, "time")
     headline = find_byline_anchor(root, page, options)
     for count, element in enumerate(times):
         if count >= 10:
@@ -800,18 +811,39 @@ def _split_dates(text: str, lang: str | None, bounds: _Bounds,
     is everything after a copyright line.
     """
     text = _ascii_digits(text)
-    if not _has_year(text):
+    if _has_year(text):
+        text = _before_footer(text)
+        dates = iter_text_dates(text, lang)
+    elif ":" in text and "." in text:
+        text = _before_footer(text)
+        dates = _short_year_dates(text, lang)
+    else:
         return [], []
-    text = _before_footer(text)
     labelled, plain = [], []
-    for start, _end, found in iter_text_dates(text, lang):
+    for start, end, found in dates:
         if not bounds.accept(found):
             continue
         context = (prefix + text[:start])[-16:]
-        if dp.NOT_PUBLISH_CONTEXT_RE.search(context):
+        if dp.NOT_PUBLISH_CONTEXT_RE.search(context) or _updated_after(text, start, end, lang):
             continue
         (labelled if dp.PUBLISH_LABEL_RE.search(context) else plain).append(found)
     return labelled, plain
+
+
+def _short_year_dates(text: str, lang: str | None) -> list[tuple[int, int, FoundDate]]:
+    """The "25.04.24 | 14:07" dates of a byline run that holds no four-digit year."""
+    found = []
+    for match in dp.SHORT_YEAR_DATE_RE.finditer(text):
+        date = _build(match.groupdict(), lang)
+        if date is not None:
+            found.append((match.start(), match.end(), date))
+    return found
+
+
+def _updated_after(text: str, start: int, end: int, lang: str | None) -> bool:
+    """True when an update label stands in the date's match or just after it ("2025年1月9日 更新")."""
+    return lang in dp.UPDATE_AFTER_DATE_LANGS and \
+        dp.UPDATE_AFTER_DATE_RE.search(text, start, end + dp.UPDATE_AFTER_DATE_CHARS) is not None
 
 
 def _pick_in_text(text: str, lang: str | None, bounds: _Bounds,
@@ -830,11 +862,11 @@ def _pick_in_text(text: str, lang: str | None, bounds: _Bounds,
     def kinds(index: int) -> Iterator[tuple[bool, FoundDate]]:
         if index not in found_in:
             found_in[index] = _dates_in_spans(text, [spans[index]], lang)
-        for start, _end, found in found_in[index]:
+        for start, end, found in found_in[index]:
             if not bounds.accept(found):
                 continue
             context = text[:start][-16:]
-            if not dp.NOT_PUBLISH_CONTEXT_RE.search(context):
+            if not dp.NOT_PUBLISH_CONTEXT_RE.search(context) and not _updated_after(text, start, end, lang):
                 yield bool(dp.PUBLISH_LABEL_RE.search(context)), found
 
     labels = _label_starts(text, lowered)

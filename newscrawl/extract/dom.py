@@ -12,7 +12,9 @@ import lxml.html
 
 from .fastwalk import compiled
 from .metadata import tagged_elements
+from .names import judge_named_blocks
 from .options import ExtractOptions
+from .revealed import revealed_article
 from .patterns import (
     CHARSET_ALIASES,
     CHARSET_META_RE,
@@ -209,35 +211,50 @@ def _names_hiding_class(classes: str) -> bool:
 has_hidden_class = functools.lru_cache(maxsize=4096)(_names_hiding_class)   # pages repeat their classes
 
 
-def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions) -> None:
-    """Remove what never belongs to an article, in place.
+def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions, keep=()) -> list:
+    """Remove what never belongs to an article, in place; return the suspects: blocks named like
+    boilerplate kept for the prose they hold (names.py), for the density pass to weigh. ``keep``:
+    elements kept with their wrappers whatever their names (the JSON-LD body's, declared.py).
 
     Script/style/iframe/noscript/comments and form fields go with
-    ``strip_elements`` (C speed). Then noise forms, hidden elements and blocks
-    whose class/id names boilerplate (share bars, comments, related links,
-    cookie notices...), among the elements that carry such attributes.
+    ``strip_elements`` (C speed). Then noise forms and hidden elements, and blocks whose class/id
+    names boilerplate (share bars, comments, related links, cookie notices...) when their counts
+    agree with the name (names.judge_named_blocks).
 
     The <noscript>, <form> and article-marker elements are those of the per-tree tag walk
     (``metadata.tagged_elements``), not found by walks of their own (each ``root.iter(tag)``
     walks the whole tree): call it on a tree not grown since its first search. An element
     listed there but removed since (by ``strip_elements`` here, or by
     ``remove_noise_blocks``) is only changed or dropped inside its removed subtree, so
-    the tree is cleaned the same.
+    the tree is cleaned the same. ``keep``: elements held like the article markers, with their
+    ancestors (the element covering the page's declared body and its paragraphs, declared.py).
     """
     _unwrap_text_noscripts(root, options)
     lxml.etree.strip_elements(root, *NOISE_TAGS, *FORM_FIELD_TAGS, lxml.etree.Comment,
                               lxml.etree.ProcessingInstruction, with_tail=False)
     doomed = [form for form in tagged_elements(root, "form") if _form_is_noise(form, options)]
     hidden, named, reviewed, markers = _classify_named_elements(root, options)
+    revealed = revealed_article(root, hidden, options)
+    if revealed is not None:   # kept as the article, and its wrappers with it
+        hidden = [element for element in hidden if element is not revealed]
+        markers = [*markers, revealed]
+    if keep:
+        markers = [*markers, *keep]
     doomed += hidden
-    if named or reviewed:
-        protected = _article_holders(root, markers)
-        doomed += [element for element in named if element not in protected]
-        for element in reviewed:
-            if element not in protected and not _is_heading_section(element):
-                doomed.append(element)
-                doomed.extend(block for block in comment_section_after(element) if block not in protected)
+    if not (named or reviewed):
+        drop_elements(root, doomed)
+        return []
+    protected = _article_holders(root, markers)
+    candidates = [element for element in named if element not in protected]
+    comment_sections = []
+    for element in reviewed:
+        if element not in protected and not _is_heading_section(element):
+            candidates.append(element)
+            comment_sections.extend(block for block in comment_section_after(element) if block not in protected)
     drop_elements(root, doomed)
+    verdicts = judge_named_blocks(root, candidates, options)
+    drop_elements(root, verdicts.doomed + comment_sections)
+    return [element for element in verdicts.suspects if element.getparent() is not None]
 
 
 def _classify_named_elements(root: lxml.html.HtmlElement, options: ExtractOptions
@@ -437,8 +454,8 @@ def comment_section_after(element: lxml.html.HtmlElement) -> list:
     except blocks named like content (a comment count heading above a post's body).
 
     Token F1 dragnet 0.9200 -> 0.9210, htmltotext 0.9016 -> 0.9045, cleaneval 0.9054 -> 0.9049
-    (one page: CleanEval's gold keeps reader comments), others unchanged (/tmp/acc6/run.py over
-    score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+    (one page: CleanEval's gold keeps reader comments), others unchanged (``benchmarks/accuracy.py``
+    with and without this rule, 7 sets of ../shared/eval, 2026-11-22).
     """
     if element.tag not in _SECTION_HEADING_TAGS or not COMMENT_BLOCK_RE.search(_names(element)):
         return []

@@ -20,15 +20,33 @@ _LONG_TAG_RE = re.compile(r"<[A-Za-z][^<>]{%d,}" % LONG_TAG_CHARS)
 _SLICE_CHARS = LONG_TAG_CHARS // 2
 
 
+# The tag name after "<", and one attribute: a name (HTML's attribute-name characters) and its
+# value if any, quoted or not (HTML's tokenizer). A quoted value counts once however many words,
+# "=" or spaces it holds: an SVG path's d, a JSON data-* value, a long srcset.
+_TAG_NAME_RE = re.compile(r"<[^\s/>]*")
+_ATTRIBUTE_RE = re.compile(r"""[^\s"'<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]*))?""")
+
+
 def too_many_attributes(text: str, max_attributes: int) -> bool:
-    """True when one start tag holds more than ``max_attributes`` attributes (libxml2 is quadratic there)."""
+    """True when one start tag holds more than ``max_attributes`` attributes (libxml2 is quadratic there).
+
+    Attributes are counted as HTML's tokenizer reads them, up to one more than the limit (a tag of
+    a million attributes costs no more than one of ``max_attributes``)."""
     for start in _long_tag_starts(text):
         tag = _LONG_TAG_RE.match(text, start)
-        if tag is not None:
-            tag = tag.group()
-            if tag.count("=") > max_attributes or len(tag.split()) > max_attributes:
-                return True
+        if tag is not None and count_attributes(tag.group(), max_attributes + 1) > max_attributes:
+            return True
     return False
+
+
+def count_attributes(tag: str, limit: int) -> int:
+    """The attributes of a start tag's text (from its "<", possibly cut off), counted up to ``limit``."""
+    count = 0
+    for _ in _ATTRIBUTE_RE.finditer(tag, _TAG_NAME_RE.match(tag).end()):
+        count += 1
+        if count >= limit:
+            break
+    return count
 
 
 def _long_tag_starts(text: str) -> list[int]:
@@ -40,12 +58,17 @@ def _long_tag_starts(text: str) -> list[int]:
     the regex stepping through every tag (0.3 ms a page of ../shared/eval, 2026-11-22).
     """
     starts: list[int] = []
+    previous_clean = False   # the slice before held no "<" or ">": the same tag goes on
     for start in range(0, len(text) - _SLICE_CHARS + 1, _SLICE_CHARS):
         end = start + _SLICE_CHARS
         if text.find("<", start, end) < 0 and text.find(">", start, end) < 0:
-            tag_start = text.rfind("<", 0, start)
-            if tag_start >= 0 and (not starts or starts[-1] != tag_start):
-                starts.append(tag_start)
+            if not previous_clean:   # one search back per run of slices, not one per slice
+                tag_start = text.rfind("<", 0, start)
+                if tag_start >= 0 and (not starts or starts[-1] != tag_start):
+                    starts.append(tag_start)
+            previous_clean = True
+        else:
+            previous_clean = False
     return starts
 
 

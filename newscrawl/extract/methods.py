@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from .confidence import weighted_length
 from .content import choose_content
+from .declared import DeclaredBody
 from .density import DensityTable
 from .dom import clean_tree, parse_html
 from .lineblock import lineblock_nodes
@@ -42,10 +43,13 @@ class Selection:
 
 
 def select_content(algorithm: str, template: SiteTemplate | None, source: str, table: DensityTable,
-                   options: ExtractOptions) -> Selection:
+                   options: ExtractOptions, suspects: list = (),
+                   declared: DeclaredBody | None = None) -> Selection:
+    """``suspects``: the named blocks clean_tree kept for their prose (content.choose_content);
+    ``declared``: the page's JSON-LD article body, a check on the density choice (declared.py)."""
     if algorithm == "lineblock":
         return Selection(lineblock_nodes(source, options), "lineblock")
-    choice = choose_content(table, options)
+    choice = choose_content(table, options, suspects, declared)
     selection = Selection(choice.nodes if choice else [], "density")
     if options.lineblock_fallback and _too_thin(selection.nodes, options):
         fallback = lineblock_nodes(source, options)
@@ -116,7 +120,7 @@ def apply_template(template: SiteTemplate, source: str, nodes: list, options: Ex
     region = parse_html(f"<html><body>{fragment}</body></html>")
     if region is None:
         return Selection(nodes, "template-miss")
-    clean_tree(region, options)
+    suspects = clean_tree(region, options)
     region_text = _compact(region.text_content())
     leaves = _leaf_blocks(nodes)
     outside = _outside(leaves, region_text, options)
@@ -127,7 +131,7 @@ def apply_template(template: SiteTemplate, source: str, nodes: list, options: Ex
             if leaf.getparent() is not None:
                 leaf.drop_tree()
         return Selection([node for node in nodes if node not in outside], "template-cut")
-    choice = choose_content(DensityTable(region), options)
+    choice = choose_content(DensityTable(region), options, suspects)
     if choice is None or _too_thin(choice.nodes, options):
         return Selection(nodes, "template-miss")   # markers found, but no article between them
     return Selection(choice.nodes, "template")

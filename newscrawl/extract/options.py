@@ -29,12 +29,54 @@ class ExtractOptions:
     # --- pre-cleaning -------------------------------------------------------
     # Remove blocks whose class/id names boilerplate (Readability's unlikely-candidate rule).
     remove_unlikely: bool = True
+    # A block named like boilerplate is removed before the density pass only when its counts agree
+    # (names.judge_named_blocks): it is kept as a suspect when at most this share of its text is
+    # in links,
+    name_keep_max_link_density: float = 0.3
+    # and it (or all blocks of its name together, names.name_key) holds at least this share of the
+    # page's non-link text and this many paragraphs, for a name that is a whole token ("sidebar",
+    # "paywall"): without it (share 2.0) fundus-dev token F1 -0.0042 (TheNewYorker's paragraphs
+    # named "paywall"), cleaneval -0.0008 (one site), dragnet -0.0001 (3 pages), the others unchanged,
+    name_keep_whole_min_share: float = 0.5
+    name_keep_whole_min_paragraphs: int = 3
+    # or these, for a name met only inside a compound (a BEM modifier, a page builder's box, a
+    # layout): without it (share 2.0) realworld-trafilatura snippet F1 -0.031 and pages passing
+    # -0.035 (5 sites: Elementor widgets, "c-fixed-sidebar-layout", "o-section--has-ads",
+    # "TestReport__Section--Ads", "share-zone"), fundus-dev -0.0032 (PoliticoEu's
+    # "sidebar-grid__container"), the seven older sets unchanged.
+    name_keep_part_min_share: float = 0.1
+    name_keep_part_min_paragraphs: int = 2
+    # A density candidate inside a suspect scores this share of its score (the name's evidence): at
+    # 1.0 fundus-dev -0.0074 (Reuters' cookie-consent text, longer than its brief story, won),
+    # cleaneval -0.0008 (one site), realworld-trafilatura snippet F1 +0.0027 (one page).
+    named_suspect_score_factor: float = 0.2
+    # Inside the chosen article, a suspect (with the others of its name) is dropped unless it
+    # styles the text (content._names_text_style) and holds at least this share of the article's
+    # non-link text: at 0.5 realworld-trafilatura snippet F1 -0.0028 (an Elementor page's widgets),
+    # the other sets unchanged.
+    named_box_min_share: float = 0.3
+    # Figures above: ``benchmarks/accuracy.py --option name_keep_whole_min_share=2.0`` and so on,
+    # against the defaults (2026-11-27). All of this rule against removing every named block:
+    # fundus-dev 0.9037 -> 0.9160 (empty pages 2 -> 1), realworld-trafilatura snippet F1 0.827 ->
+    # 0.858 and pages passing 0.453 -> 0.488 (8 sites up, none down), dragnet +0.0002, cleaneval
+    # +0.0008, readability +0.0008, cx_zh, cx_bbc, cleanportaleval and htmltotext unchanged.
     # A <noscript> holding at least this many chars of text is kept (unwrapped): a page that
     # renders its article by script puts it there for readers without scripts. Token F1
     # htmltotext 0.849 -> 0.884, cleaneval +0.0005, dragnet +0.0002, others unchanged; 500 lost a
     # dragnet page, 200 cost readability 0.004 (JavaScript notices), 3000 lost a dragnet page
     # (score.py on the 7 sets of ../shared/eval, 2026-11-22).
     noscript_keep_min_chars: int = 1500
+    # An element with the HTML ``hidden`` attribute is kept as the article (revealed.py: React
+    # streaming's <div hidden id="S:1">, a paywall's <div hidden> served in full) when its <p> of
+    # at least revealed_paragraph_chars chars hold at least revealed_min_chars chars, and
+    # revealed_min_ratio times those of the page outside its hidden elements. Over the 9 sets of
+    # ../shared/eval, the two pages where a `hidden` element holds more such prose than the
+    # visible page are both of that kind (fundus-dev: 4851 chars against 0, 4731 against 1492);
+    # the pages whose hidden-by-class or by-style blocks hold more (a header copy, a comment
+    # thread, badge notices: readability, dragnet, cleanportaleval) are left out by the attribute.
+    revealed_paragraph_chars: int = 80
+    revealed_min_chars: int = 1000
+    revealed_min_ratio: float = 2.0
     # A <form> holding at least this many <p> wraps the page (ASP.NET) and is kept.
     form_keep_min_paragraphs: int = 3
     # ... and so is a <form> holding at least this many chars of text (forum threads inside a
@@ -65,8 +107,23 @@ class ExtractOptions:
     # entries, 0.15 of the article's chars, does not win). Token F1 dragnet 0.9085 -> 0.9200 (23
     # pages up, none down), the other six sets unchanged; 0.15 gave 0.9212 (3 more pages) but lies
     # next to the tweet feed's 0.148, 0.1 lost that page, 0.25-0.45 gave 0.9195
-    # (/tmp/acc6/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+    # (``benchmarks/accuracy.py --data dragnet --option body_name_min_share=0.15``, 2026-11-22).
     body_name_min_share: float = 0.2
+    # The JSON-LD articleBody as a check on the choice (declared.py): a declared body of at least
+    # declared_body_min_chars chars is read; text runs of the page of at least
+    # declared_run_min_chars chars found in it locate the element covering it; when the chosen
+    # content holds less than declared_min_coverage of the body's word trigrams and that element
+    # holds more, the element is the content node. Token F1 fundus-dev 0.9167 -> 0.9214 (4 sites up,
+    # none down; 37 of its 129 pages declare a body), readability +0.0003 (one page), the other sets
+    # unchanged, their pages declaring none (score.py on the 9 sets of ../shared/eval, 2026-11-27).
+    # Narrowing a content node that holds the element to the element lost leads left out of the
+    # declared body (fundus-dev up 0.0007 but htmltotext down, realworld-trafilatura one page down).
+    declared_body_min_chars: int = 200
+    declared_run_min_chars: int = 30
+    declared_min_coverage: float = 0.5
+    # What follows that element inside the content is cut when the element holds at least this
+    # share of the body's word trigrams (content.cut_after_declared).
+    declared_complete_coverage: float = 0.9
     # Drop <figcaption> from the body. Tuned: token F1 +0.02 on cx_bbc, +0.002 on
     # readability, neutral elsewhere; dropping every class="*caption*" block instead
     # cost 0.014 on cleanportaleval (benchmarks/accuracy.py, 2026-11-22).
@@ -100,12 +157,24 @@ class ExtractOptions:
     # output), the other five sets unchanged. 2 links: cx_bbc 0.9638 (its gold leaves out BBC's
     # two-link boxes); 20 links: readability -0.0005 (a blog's "recent articles"); a date for 60% of
     # the headlines: readability -0.0002 more (a BBC box with "4 hours ago", not in Readability.js's
-    # output) (/tmp/acc7/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval,
+    # output) (``benchmarks/accuracy.py --option related_min_links=2``, ``--option related_max_links=20``,
     # 2026-11-22).
     related_min_links: int = 3
     related_max_links: int = 9
     related_min_headline_chars: int = 8
     related_max_label_chars: int = 40
+
+    # A block inside the content with at least teaser_list_min_units headline links in headings
+    # (blocks.is_teaser_list) and fewer than teaser_list_max_unit_chars chars of text for each is a
+    # list of teasers (related or latest posts) and is pruned, when the content holds more text
+    # outside such lists than in them (content._teaser_lists). Token F1 dragnet 0.9235 -> 0.9246
+    # (19 pages up, none down), fundus-dev 0.9214 -> 0.9234 (4 sites up, none down), cleaneval
+    # unchanged (2 pages of one site up, one of another down), snippet F1 realworld-trafilatura
+    # 0.8267 -> 0.8350 (2 sites up), the other sets unchanged. Without the outside-text condition,
+    # list pages were emptied: cleaneval -0.0035, cleanportaleval -0.0068 (score.py on the 9 sets
+    # of ../shared/eval, 2026-11-27).
+    teaser_list_min_units: int = 3
+    teaser_list_max_unit_chars: int = 400
 
     # A block inside the content with at least panel_min_elements elements and fewer than
     # panel_max_chars_per_element chars of text per element, none in a run longer than
@@ -126,7 +195,8 @@ class ExtractOptions:
     # Link density above which a parent is not climbed to; a best node this link-dense that holds
     # an element named like an article body gives way to it (see body_name_min_share): token F1
     # dragnet 0.9210 -> 0.9222 (6 pages up, none down), the other sets unchanged; 0.25 the same,
-    # 0.5 0.9218, 0.15 0.9227 with 4 pages down (/tmp/acc6/run.py, 7 sets, 2026-11-22).
+    # 0.5 0.9218, 0.15 0.9227 with 4 pages down (``benchmarks/accuracy.py --data dragnet --option
+    # climb_max_link_density=0.25``, 2026-11-22).
     climb_max_link_density: float = 0.35
     # An article body split over alike body-named elements in separate wrappers (a story's
     # "story-body-1" and "story-body-2", each followed by its aside: the climb stops at the aside's
@@ -135,7 +205,8 @@ class ExtractOptions:
     # readability 0.9494 -> 0.9502 (one page), the other six sets unchanged; 4 levels or 100 chars
     # the same; with parts beside the content node too (siblings) and 80 chars: a blog's welcome box
     # named "entry" joined a dragnet post (-0.05 on the page) and a related box a readability page
-    # (/tmp/acc7/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+    # (``benchmarks/accuracy.py --option body_parts_max_levels=4``, ``--option body_parts_min_chars=100``,
+    # 2026-11-22).
     body_parts_max_levels: int = 2
     body_parts_min_chars: int = 300
     # The content node, or one of its ancestors up to posts_max_levels up, that has at least
@@ -191,6 +262,10 @@ class ExtractOptions:
     # Characters of page text searched for a labelled date ("发布时间：...") when the
     # byline near the headline has none.
     date_text_scan_chars: int = 30_000
+    # A page whose body is not read (too large, too many elements or attributes, no body) still
+    # has its <head> read for the title and publish date: the text up to the first </head>
+    # within this many chars (an ordinary head is 5-60 KB; its JSON-LD can reach ~200 KB).
+    unread_head_max_chars: int = 400_000
 
     # Blocks of at most this many chars are checked against BOILERPLATE_LINE_START_RE and _ANYWHERE_RE (patterns.py).
     boilerplate_line_max_chars: int = 80
@@ -198,8 +273,17 @@ class ExtractOptions:
     # trackback notice carries its URL and a "Listed below are links..." line. 200 (was 80, as
     # boilerplate lines): token F1 dragnet 0.9074 -> 0.9085, the other six sets unchanged; 300 gave
     # dragnet 0.9087 (one more site), left at 200 as a margin against prose opening like a notice
-    # (/tmp/acc/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+    # (``benchmarks/accuracy.py --data dragnet --option furniture_line_max_chars=300``, 2026-11-22).
     furniture_line_max_chars: int = 200
+
+    # Blocks that are a date or time alone (TIMESTAMP_LINE_RE) are cut when the content holds at
+    # most this many of them (a byline's); more are a thread's post dates, kept. With
+    # FURNITURE_WHOLE_LINE_RE: token F1 fundus-dev 0.9234 -> 0.9260 (56 pages of 43 sites up, none
+    # down), htmltotext +0.0009, cleaneval +0.0001, cx_bbc +0.0001, the others unchanged; snippet
+    # F1 realworld-trafilatura 0.8350 -> 0.8413, pages passing 39 -> 42 (3 sites). Cutting every
+    # bare date cost htmltotext 0.0027 (two forum threads) (score.py on the 9 sets of
+    # ../shared/eval, 2026-11-27).
+    timestamp_lines_max: int = 3
 
     # --- result -------------------------------------------------------------
     # Fewer weighted chars of prose than this: no article (reason "too_short"). Prose is
@@ -228,7 +312,7 @@ class ExtractOptions:
     # gold keeps (300: cleaneval -0.0011, 3 pages), and pages where emptying gained only by the
     # scorer leaving empty outputs out of precision (dragnet 267, readability nytimes-5); share 0.7
     # missed a section page whose section labels ("Film", "Music") are headings too
-    # (/tmp/acc7/run.py over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+    # (``benchmarks/accuracy.py --option index_max_chars_per_teaser=300``, 2026-11-22).
     index_min_linked_headings: int = 10
     index_min_linked_share: float = 0.6
     index_heading_link_share: float = 0.8

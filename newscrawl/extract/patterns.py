@@ -98,12 +98,27 @@ def ascii_lowercase_twin(pattern: re.Pattern) -> re.Pattern:
 UNLIKELY_BLOCK_ASCII_RE = ascii_lowercase_twin(UNLIKELY_BLOCK_RE)
 LIKELY_BLOCK_ASCII_RE = ascii_lowercase_twin(LIKELY_BLOCK_RE)
 
+# Names that say "boilerplate" only as part of a compound (names.token_names_part): the class
+# prefixes of page builders (Elementor, WordPress blocks, Divi, WPBakery, Beaver Builder, Kadence,
+# Spectra, GenerateBlocks), which put words like "widget" on every box of a page, and CSS utility
+# classes with a breakpoint or variant ("md:basis-1/3", "c-layout@lg").
+PAGE_BUILDER_CLASS_RE = re.compile(r"^(?:elementor|wp-block|et_pb|et-pb|vc_|wpb_|fl-|kadence|uagb|gb-)|[:@]")
+# Last words of a compound class that name a page layout: "sidebar-grid" is a grid, "share-zone" a
+# zone, "c-fixed-sidebar-layout" a layout; it holds whatever the page puts in it. Words of a box
+# around one thing ("wrapper", "container", "holder") are left out: "sidebar-wrapper",
+# "ad-container" and "promo_holder" wrap what they name.
+LAYOUT_HEAD_WORDS = frozenset({"grid", "layout", "zone"})
+# Inline tags whose boilerplate name is not read inside a sentence: a keyword link
+# (<a class="tag-link">) between words is a word of the text.
+INLINE_NAMED_TAGS = frozenset({"a", "span", "em", "strong", "b", "i", "u", "font", "small", "mark", "abbr",
+                               "cite", "code", "sup", "sub"})
+
 # A block named like boilerplate by its id alone is kept when the id is its own heading's text
 # slugified, of at least this many words (a Sphinx section id="sharing-with-a-single-developer" is
 # about sharing changesets, not a share bar). Token F1 readability 0.9475 -> 0.9494 (one page), the
 # other six sets unchanged; the same with 2 words: 4 keeps a margin against widgets whose id
-# repeats a short heading ("share-this" over "Share this") (/tmp/acc7/run.py over score.py's
-# loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+# repeats a short heading ("share-this" over "Share this") (``benchmarks/accuracy.py`` with 2, 4 and
+# without the rule, 7 sets of ../shared/eval, 2026-11-22).
 SECTION_SLUG_MIN_WORDS = 4
 
 # style="display:none" / visibility:hidden
@@ -114,7 +129,7 @@ HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I
 # 0.9052 -> 0.9071, cleanportaleval 0.9412 -> 0.9432, readability +0.0002, cleaneval +0.0001,
 # htmltotext +0.0002, cx_bbc -0.00002, cx_zh unchanged. Adding the screen-reader classes
 # (sr-only, visually-hidden, screen-reader-text, off-screen) gave +0.0001 more in all: left out,
-# screen readers read that text (/tmp script over score.py's loaders, 2026-11-22).
+# screen readers read that text (``benchmarks/accuracy.py`` with and without the tokens, 2026-11-22).
 HIDDEN_CLASS_TOKENS = frozenset({"hidden", "hide", "is-hidden", "u-hidden", "display-none",
                                  "element-invisible"})
 
@@ -144,7 +159,7 @@ PRUNABLE_BLOCK_TAGS = frozenset({"aside", "div", "ul", "ol", "dl", "table", "sec
 # keyword link wrapped in a <span> at a sentence's start), never pruned as a link block. Token F1
 # readability 0.9502 -> 0.9512, dragnet 0.9222 -> 0.9224, cleaneval +0.00005, LCS htmltotext +0.0003,
 # the others unchanged; also counting text before them: dragnet the same but more pages down,
-# htmltotext -0.0001 (/tmp/acc7/run.py over score.py's loaders and scoring, 7 sets of
+# htmltotext -0.0001 (``benchmarks/accuracy.py`` with and without the rule, 7 sets of
 # ../shared/eval, 2026-11-22).
 INLINE_PRUNABLE_TAGS = frozenset({"span", "font"})
 # Siblings of the best node that may belong to the article.
@@ -159,14 +174,17 @@ ARTICLE_MARKER_TAGS = ("h1", "article", "main")
 # a page of 100,000 nested elements cheap.
 PAGE_WRAPPER_MAX_LEVELS = 10
 ARTICLE_MARKER_ITEMPROP = "articleBody"
+# JSON-LD keys of an object's full text (schema.org Article's "articleBody"): the declared body
+# checked against the chosen content (declared.py).
+DECLARED_BODY_KEYS = ("articleBody",)
 
 # Class names (whole tokens, matched lowercased) that blog engines and CMSs give the element holding
 # a post's or story's text: WordPress and TypePad "entry-content", WordPress's classic theme
 # "storycontent", Blogger "post-body", Movable Type "entry-body", Drupal "field-name-body", BBC
 # "story-body", and "entry" (Movable Type, TypePad, Posterous). Over the 7 sets of ../shared/eval,
 # the first element of a page with one of the specific names held the gold text (60% of its
-# shingles in the gold and 60% of the gold in it) on ~690 of ~800 pages (/tmp/acc6/clsscan.py,
-# 2026-11-22). Left out because they cost pages there: "hentry" (hAtom's whole entry, with its
+# shingles in the gold and 60% of the gold in it) on ~690 of ~800 pages (shingles as
+# ../shared/eval/score.py makes them, 2026-11-22). Left out because they cost pages there: "hentry" (hAtom's whole entry, with its
 # footer: dragnet -0.0002, 2 pages down) and "post" (also teasers and wrappers: 3 pages up, 6 down);
 # "content", "article", "story" name wrappers and teasers on most sites.
 ARTICLE_BODY_CLASS_TOKENS = frozenset({
@@ -204,12 +222,45 @@ BOILERPLATE_LINE_ANYWHERE_ASCII_RE = ascii_lowercase_twin(BOILERPLATE_LINE_ANYWH
 # closed-comment notices) and photo widgets' "Hide caption", matched on blocks of at most
 # furniture_line_max_chars (a trackback notice holds its URL). Matched on blocks of up to 80 chars:
 # token F1 dragnet +0.0003, readability +0.0001, htmltotext +0.0001, cleaneval +0.00003, others
-# unchanged (/tmp script over score.py's loaders and scoring, 7 sets of ../shared/eval, 2026-11-22).
+# unchanged (``benchmarks/accuracy.py`` with and without the pattern, 7 sets of ../shared/eval, 2026-11-22).
 FURNITURE_LINE_RE = re.compile(
     r"^(?:like this:|be the first to like this\.?|powered by (?:wordpress|movable type|blogger|typepad)\b|"
     r"trackback url\b|you can leave a response\b|you can follow any responses to this entry\b|"
     r"(?:the )?comments to this entry are closed|comments are (?:now )?closed\b|post a comment$|"
     r"leave a (?:comment|reply)$|hide caption$|enlarge (?:this )?(?:photo|image)$|story highlights$)",
+    re.I,
+)
+# A block that is a date or a time alone ("30.04.2024 | 16:48", "05:28 Uhr"): the byline's, cut
+# from the story when the content holds few of them (content.prune_boilerplate_lines); a forum
+# thread's posts each show one, kept there (htmltotext's gold keeps them).
+TIMESTAMP_LINE_RE = re.compile(
+    r"^(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4}(?:\s*[,|-]?\s*\d{1,2}[:.]\d{2}(?:\s*(?:uhr|h))?)?\s*\|?|"
+    r"\d{1,2}:\d{2}(?:\s*(?:uhr|min\.?|h))?)$",
+    re.I,
+)
+# Blocks that are page furniture as a whole line, in the languages of ../shared/eval's modern sets
+# (fundus-dev, realworld-trafilatura: mostly English and German, also Spanish and Turkish), matched
+# on blocks of at most boilerplate_line_max_chars (content.prune_boilerplate_lines):
+# - a timestamp or byline date alone, or after its label ("Stand: 08.07.2026 05:00 Uhr",
+#   "Aktualisiert:", "Updated 5:27 am CST, Wednesday...", "Actualizado a las 15:10h.", "Son Güncelleme");
+# - photo credits ("Bildrechte: ...", "Foto: ...", "Photo: ...", "© ...");
+# - tool and widget labels: share, print, text size, reprints, gallery controls ("Caption",
+#   "Close"), expand/collapse boxes, "read also" pointers, media-type labels, ad markers.
+FURNITURE_WHOLE_LINE_RE = re.compile(
+    r"^(?:(?:stand|aktualisiert|zuletzt aktualisiert|veröffentlicht(?: am)?|erschienen am|verfügbar bis|"
+    r"updated|last updated|published|actualizado(?: el| a las)?|publicado(?: el)?|son güncelleme|"
+    r"güncelleme|yayınlanma)\b\s*:?\s*(?:am\s+|on\s+)?\d.*|"
+    r"(?:stand|aktualisiert|updated|actualizado|son güncelleme)\s*:\s*|\d+\s*min\.?|"
+    r"(?:bildrechte|bildquelle|bild|fotos?|photos?|photo credit|credit|image|imagen|getty images|"
+    r"ljósmynd|fotoğraf)\s*:.*|©.*|"
+    r"(?:teilen|drucken|e-mail|feedback|fehler melden|share|share this(?: article| story)?|print|"
+    r"text size|order reprints|reprints|caption|close|schließen|schliessen|box aufklappen|"
+    r"box zuklappen|weitere informationen|ende der weiteren informationen|lesen sie auch|"
+    r"lesen sie mehr zum thema|mehr zum thema|das könnte sie auch interessieren|lee también|"
+    r"article continues below|up next|story saved|remove ads|newsletter|video|audio|audiobeitrag|"
+    r"bildbeitrag|zum anhören|anzeige|werbung|reklam|legende|regala esta noticia|reporta un error|"
+    r"ähnliche beiträge|gefällt mir|kommentare geschlossen|diese beiträge solltest du nicht verpassen)"
+    r"\s*[:.!]?)$",
     re.I,
 )
 

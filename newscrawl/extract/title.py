@@ -1,6 +1,6 @@
 """Find the article's title: the headline shown on the page, never the site name.
 
-Order (issue 2): an h1/h2 or class/id "title"/"headline" element whose text
+Order: an h1/h2 or class/id "title"/"headline" element whose text
 matches the start of ``<title>`` (or of og:title / JSON-LD headline), then
 og:title / twitter:title / JSON-LD headline, then ``<title>`` without its
 site-name part. Site names come from og:site_name, application-name and the

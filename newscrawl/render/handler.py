@@ -25,12 +25,16 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 from playwright.async_api import Request as PlaywrightRequest
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
+from pydispatch.errors import DispatcherKeyError
 from scrapy import signals
+from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.defer import deferred_from_coro
 from scrapy_playwright.handler import DEFAULT_CONTEXT_NAME, ScrapyPlaywrightDownloadHandler
 from twisted.internet import task
 
 from ..counters import count
+from ..http_limits import BoundedHeadersMixin
+from ..shutdown import CancellableDownloadsMixin
 from ..logformat import level_number
 from .plan import DEFAULT_QUIET_MS, site_of_context
 from .request_filter import RequestFilter
@@ -132,8 +136,14 @@ def render_page_limit(settings) -> int:
     return limit if limit > 0 else RENDERS_PER_CPU * (os.cpu_count() or 1)
 
 
-class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
-    """scrapy-playwright's handler with per-site browser contexts closed when their site is idle.
+class RenderDownloadHandler(CancellableDownloadsMixin, BoundedHeadersMixin, ScrapyPlaywrightDownloadHandler):
+    """scrapy-playwright's handler with per-site browser contexts closed when their site is idle
+    (plain requests through it read bounded headers, newscrawl.http_limits; downloads are cancelled
+    at shutdown, newscrawl.shutdown).
+
+    Playwright's driver starts with the first page to render, not when the engine starts, and the
+    browser with the first page as before: a crawl whose rendering sites give no page to render
+    (their hosts do not answer, see NewsSpider._start_pages) starts neither.
 
     PLAYWRIGHT_MAX_CONTEXTS is enforced here, per site and outside the handler's context lock: a
     site waits for a context slot before its request reaches scrapy-playwright (whose own
@@ -153,6 +163,11 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
     def __init__(self, crawler) -> None:
         super().__init__(crawler)
         quiet_playwright_logger(crawler.settings)
+        for launch_at_start in (self._maybe_launch_in_thread, self._engine_started):  # per Scrapy version
+            with suppress(DispatcherKeyError):
+                crawler.signals.disconnect(launch_at_start, signals.engine_started)
+        self.driver_lock = asyncio.Lock()
+        self.driver_started = False
         self.closed = False
         if hasattr(self, "context_semaphore"):
             del self.context_semaphore  # replaced by the per-site slots below
@@ -178,6 +193,8 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self.render_ended: dict[str, asyncio.Condition] = {}
         self.recycle_locks: dict[str, asyncio.Lock] = {}
         self.idle_watch: task.LoopingCall | None = None
+        # DevTools resource types a rendered page may fetch from public hosts outside its site
+        self.offsite_types = frozenset(crawler.settings.getlist("NEWSCRAWL_RENDER_OFFSITE_TYPES"))
         crawler.signals.connect(self._start_idle_watch, signals.engine_started)
 
     def _start_idle_watch(self) -> None:
@@ -185,9 +202,18 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
             self.idle_watch = task.LoopingCall(lambda: deferred_from_coro(self.close_idle_contexts()))
             self.idle_watch.start(self.idle_seconds / IDLE_CHECKS_PER_PERIOD, now=False)
 
+    async def _start_driver(self) -> None:
+        """scrapy-playwright's launch (the Playwright driver), once, when the first page is to render."""
+        async with self.driver_lock:
+            if not self.driver_started:
+                await self._maybe_launch_in_thread()
+                self.driver_started = True
+
     async def download_request(self, request):
         if not request.meta.get("playwright"):
             return await super().download_request(request)
+        if not self.driver_started:
+            await self._start_driver()
         name = request.meta.get("playwright_context", DEFAULT_CONTEXT_NAME)
         self.in_flight[name] = self.in_flight.get(name, 0) + 1
         try:
@@ -226,7 +252,9 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
         """scrapy-playwright's new page, its requests filtered over DevTools instead of routed."""
         page = await super()._create_page(request, spider)
         site = site_of_context(request.meta.get("playwright_context", DEFAULT_CONTEXT_NAME))
-        request_filter = RequestFilter(page, lambda reason: count(self.stats, f"render/blocked_{reason}", site))
+        allowed_domains = getattr(self._crawler.spider, "allowed_domains_of", lambda _: ())(site)
+        request_filter = RequestFilter(page, lambda reason: count(self.stats, f"render/blocked_{reason}", site),
+                                       allowed_domains, self.offsite_types)
         try:
             await request_filter.start()
         except PlaywrightError:
@@ -254,6 +282,7 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
         finally:
             request.meta.pop("playwright_include_page", None)
         page = request.meta.pop("playwright_page", None)
+        self._check_url_was_asked(name, page, response)
         if page is not None and not page.is_closed():
             self.page_uses[page] = self.page_uses.get(page, 0) + 1
             if self.page_uses[page] >= self.page_max_uses:
@@ -261,6 +290,14 @@ class RenderDownloadHandler(ScrapyPlaywrightDownloadHandler):
             else:
                 pool.append(page)
         return response
+
+    def _check_url_was_asked(self, name: str, page: Page | None, response) -> None:
+        """An item's URL is one the crawl asked for: the navigation or a redirect the filter let through."""
+        request_filter = _filters.get(page) if page is not None else None
+        if request_filter is None or response.url in request_filter.document_urls:
+            return
+        count(self.stats, "render/dropped_navigated_away", site_of_context(name))
+        raise IgnoreRequest(f"rendered page ended at {response.url}, not a URL the crawl asked for")
 
     async def _retire_page(self, page: Page | None) -> None:
         if page is None:

@@ -23,6 +23,7 @@ DEFAULT_BROWSER_PATH = "/usr/bin/chromium"  # Debian's chromium package
 # The setting, and the environment variable of the same name, that point to another browser binary.
 BROWSER_PATH_SETTING = "NEWSCRAWL_CHROMIUM_PATH"
 HANDLER_PATH = "newscrawl.render.handler.RenderDownloadHandler"
+PLAIN_HANDLER_PATH = "newscrawl.http_limits.BoundedHeadersDownloadHandler"  # replaced by HANDLER_PATH
 CONTEXT_PREFIX = "site:"  # browser context names: one context per site
 # Effective modes: the site's own, except that without a browser "always" sites cannot be crawled
 # ("unavailable") and "auto" sites are crawled plainly ("never").
@@ -115,9 +116,9 @@ class RenderPlan:
             "playwright_context": context_name(site),
             "playwright_context_kwargs": dict(self.context_options),
             "playwright_page_goto_kwargs": {"wait_until": self.wait_until},
+            "playwright_page_init_callback": prepare_navigation,  # the request filter learns the navigation
         }
         if self.settle_ms > 0:
-            meta["playwright_page_init_callback"] = prepare_navigation
             meta["playwright_page_methods"] = [PageMethod(settle_page, self.settle_ms, self.quiet_ms)]
         return meta
 
@@ -147,7 +148,8 @@ class RenderPlan:
 
         handlers = settings.getdict("DOWNLOAD_HANDLERS")
         for scheme in ("http", "https"):
-            handlers.setdefault(scheme, HANDLER_PATH)
+            if handlers.get(scheme) in (None, PLAIN_HANDLER_PATH):
+                handlers[scheme] = HANDLER_PATH
         settings.set("DOWNLOAD_HANDLERS", handlers, priority=settings.getpriority("DOWNLOAD_HANDLERS") or 0)
         launch = settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS")
         launch.setdefault("executable_path", self.browser_path)

@@ -10,29 +10,30 @@ articles.
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import scrapy
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
-from scrapy.exceptions import CannotResolveHostError, DownloadConnectionRefusedError, DownloadTimeoutError
-from twisted.internet.error import DNSLookupError, TCPTimedOutError, TimeoutError
+from scrapy.utils.response import get_base_url
 
 from ..classify import ARTICLE, classify_url
 from ..clock import utc_now
-from ..counters import count
+from ..counters import SITE_PREFIX, count
 from ..crawl_patterns import FEED_LINK_TYPES
 from ..discovery import maybe_gunzip, page_links, parse_feed, parse_sitemap, sitemaps_from_robots
+from ..failures import failure_kind, got_response
 from ..frontier import FrontierLimits, SiteFrontier
+from ..http_limits import ResponseHeadersTooLarge
 from ..incremental import ledger_for
 from ..items import PageItem
+from ..paths import DEFAULT_SITES, resolve, sites_source
 from ..render import RenderPlan
 from ..sites import SiteConfig, SitesError, load_sites
+from ..timeslice import TimeSlice
 from ..urls import canonicalize
 
-DEFAULT_SITES = "sites.yaml"
 # Feed and sitemap requests go before pages, so articles are credited to them when they are listed.
 LISTING_PRIORITY = 10
 # Discovery sources whose URLs the site itself lists as content: exempt from the URL-shape trap cap
@@ -41,26 +42,14 @@ LISTED_VIA = frozenset({"feed", "sitemap"})
 _NOT_OPENED = object()
 
 
-def _error_kind(failure) -> str:
-    if failure.check(HttpError):
-        return f"http_{failure.value.response.status}"
-    if failure.check(DownloadTimeoutError, TimeoutError, TCPTimedOutError):
-        return "timeout"
-    if failure.check(CannotResolveHostError, DNSLookupError):
-        return "dns"
-    if failure.check(DownloadConnectionRefusedError):
-        return "connection_refused"
-    return type(failure.value).__name__.lower()
-
-
 class NewsSpider(scrapy.Spider):
     name = "news"
 
     @classmethod
-    def check_arguments(cls, spargs: dict) -> list[str]:
+    def check_arguments(cls, spargs: dict, settings) -> list[str]:
         """Problems with the ``sites`` argument, one line each (used by ``scrapy crawl``)."""
         try:
-            cls._select(load_sites(spargs.get("sites", DEFAULT_SITES)), spargs.get("only"))
+            cls._select(load_sites(sites_source(settings, spargs.get("sites"))), spargs.get("only"))
         except SitesError as exc:
             return exc.problems
         return []
@@ -70,13 +59,15 @@ class NewsSpider(scrapy.Spider):
         super().update_settings(settings)
         if not settings.getdict("FEEDS"):
             stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-            path = Path(settings.get("NEWSCRAWL_OUTPUT_DIR", "output")) / f"{cls.name}-{stamp}.jsonl"
+            path = resolve(settings, settings.get("NEWSCRAWL_OUTPUT_DIR", "output")) / f"{cls.name}-{stamp}.jsonl"
             feed = {"format": "jsonlines", "encoding": "utf-8", "item_classes": ["newscrawl.items.ArticleItem"]}
             settings.set("FEEDS", {str(path): feed}, priority="spider")
 
     @classmethod
     def from_crawler(cls, crawler, *args, **kwargs):
+        kwargs["sites"] = sites_source(crawler.settings, kwargs.get("sites"))  # under NEWSCRAWL_HOME, or packaged
         spider = super().from_crawler(crawler, *args, **kwargs)
+        spider.logger.info("Sites file: %s (%d sites)", kwargs["sites"], len(spider.sites))
         settings = crawler.settings
         limits = FrontierLimits(
             max_pages=settings.getint("NEWSCRAWL_MAX_PAGES", 1000),
@@ -89,6 +80,7 @@ class NewsSpider(scrapy.Spider):
         spider.frontiers = {site.name: SiteFrontier.for_site(site, limits) for site in spider.sites}
         spider.max_sitemaps = settings.getint("NEWSCRAWL_MAX_SITEMAPS", 50)
         spider.max_body = settings.getint("DOWNLOAD_MAXSIZE", 16 * 1024 * 1024)
+        spider.max_url_length = settings.getint("NEWSCRAWL_MAX_URL_LENGTH", 2048)
         # without the extraction pipeline pages are only fetched and followed (crawl-speed baseline)
         spider.emit_pages = settings.getbool("NEWSCRAWL_EXTRACT_ENABLED", True)
         return spider
@@ -111,7 +103,10 @@ class NewsSpider(scrapy.Spider):
         self.sitemap_counts: dict[str, int] = {}
         self.emit_pages = True
         self.render_plan = RenderPlan()
+        self.max_url_length = 2048
         self.ledger = _NOT_OPENED  # the incremental state's ledger, looked up on first use
+        # start pages of render: always sites, per (site, host), until the host answers its robots.txt
+        self.held_start_pages: dict[tuple[str, str], list[scrapy.Request]] = {}
 
     def allowed_domains_of(self, site: str) -> tuple[str, ...]:
         """The hosts requests of ``site`` may go to (used by SiteOffsiteMiddleware)."""
@@ -125,9 +120,17 @@ class NewsSpider(scrapy.Spider):
             meta.update(self.render_plan.page_meta(site.name))
         return meta
 
-    def page_request(self, site: SiteConfig, url: str, depth: int, via: str, hint=None):
-        """A request for a page if the site's frontier admits it, else None (counted)."""
+    def page_request(self, site: SiteConfig, url: str | None, depth: int, via: str, hint=None):
+        """A request for a page if the site's frontier admits it, else None (counted).
+
+        ``url`` None stands for a link too long to be read (see ``page_links``)."""
+        if url is None or len(url) > self.max_url_length:
+            count(self.crawler.stats, "rejected/url_too_long", site.name)
+            return None
         url = canonicalize(url)
+        if len(url) > self.max_url_length:  # canonical escaping can lengthen it
+            count(self.crawler.stats, "rejected/url_too_long", site.name)
+            return None
         kind = classified = classify_url(url, site.article_patterns)
         if via in LISTED_VIA:
             kind = ARTICLE  # the site lists it as content: not a trap URL, whatever its shape
@@ -156,6 +159,9 @@ class NewsSpider(scrapy.Spider):
 
     def listing_request(self, site: SiteConfig, url: str, source: str):
         """A feed or sitemap request, if its host belongs to the site and the sitemap budget allows."""
+        if len(url) > self.max_url_length:
+            count(self.crawler.stats, "rejected/url_too_long", site.name)
+            return None
         if not self.frontiers[site.name].allows_host(urlsplit(url).hostname):
             count(self.crawler.stats, "rejected/offsite", site.name)
             return None
@@ -171,7 +177,8 @@ class NewsSpider(scrapy.Spider):
 
     def robots_request(self, site: SiteConfig, url: str):
         parts = urlsplit(url)
-        meta = self._meta(site, "robots", dont_obey_robotstxt=True, handle_httpstatus_all=True)
+        meta = self._meta(site, "robots", dont_obey_robotstxt=True, handle_httpstatus_all=True,
+                          newscrawl_host=parts.netloc)
         return scrapy.Request(f"{parts.scheme}://{parts.netloc}/robots.txt", callback=self.parse_robots,
                               errback=self.on_error, priority=LISTING_PRIORITY, meta=meta)
 
@@ -185,18 +192,36 @@ class NewsSpider(scrapy.Spider):
             candidates = [self.robots_request(site, url) for url in hosts.values()]
             candidates += [self.listing_request(site, url, "sitemap") for url in site.sitemaps]
             candidates += [self.listing_request(site, url, "feed") for url in site.feeds]
-            candidates += [self.page_request(site, url, 0, "link") for url in site.start_urls]
+            candidates += self._start_pages(site)
             for request in candidates:
                 if request is not None:
                     yield request
 
+    def _start_pages(self, site: SiteConfig) -> list:
+        """The start page requests to send now. A render: always site's are held until their host
+        answers its robots.txt (any status), so the browser never starts for a host that is not there."""
+        requests = [self.page_request(site, url, 0, "link") for url in site.start_urls]
+        if self.render_plan.mode(site.name) != "always":
+            return requests
+        for request in filter(None, requests):
+            self.held_start_pages.setdefault((site.name, urlsplit(request.url).netloc), []).append(request)
+        return []
+
+    def _release_start_pages(self, meta: dict) -> list:
+        """The start pages held for the host of this robots.txt request (none for other requests)."""
+        return self.held_start_pages.pop((meta.get("newscrawl_site"), meta.get("newscrawl_host")), [])
+
     # --- callbacks -----------------------------------------------------------------------------------
 
     def _site(self, response) -> SiteConfig:
-        return self.frontiers[response.meta["newscrawl_site"]].site
+        """The response's site, whose answer is counted (``responses``: the site is reachable)."""
+        site = self.frontiers[response.meta["newscrawl_site"]].site
+        count(self.crawler.stats, "responses", site.name)
+        return site
 
     def parse_robots(self, response):
         site = self._site(response)
+        yield from self._release_start_pages(response.meta)
         if response.status != 200 or not isinstance(response, TextResponse):
             return
         for url in sitemaps_from_robots(response.text, response.url):
@@ -205,7 +230,7 @@ class NewsSpider(scrapy.Spider):
             if request is not None:
                 yield request
 
-    def parse_feed(self, response):
+    async def parse_feed(self, response):
         """Schedule the pages a feed lists.
 
         @site_url feed
@@ -218,12 +243,11 @@ class NewsSpider(scrapy.Spider):
             count(self.crawler.stats, "errors/malformed_feed", site.name)
             return
         count(self.crawler.stats, f"listings/feed_{listing.kind}", site.name)
-        for entry in listing.entries:
-            request = self.page_request(site, entry.url, 1, "feed", (entry.published, entry.title))
-            if request is not None:
-                yield request
+        async for request in self._follow(site, listing.entries, lambda entry: self.page_request(
+                site, entry.url, 1, "feed", (entry.published, entry.title))):
+            yield request
 
-    def parse_sitemap(self, response):
+    async def parse_sitemap(self, response):
         """Schedule the pages (or, for an index, the sitemaps) a sitemap lists.
 
         @site_url sitemap
@@ -241,15 +265,16 @@ class NewsSpider(scrapy.Spider):
             count(self.crawler.stats, "errors/malformed_sitemap", site.name)
             return
         count(self.crawler.stats, f"listings/sitemap_{'news' if listing.news else listing.kind}", site.name)
-        for entry in listing.entries:
-            if listing.is_index:
-                request = self.listing_request(site, entry.url, "sitemap")
-            else:
-                request = self.page_request(site, entry.url, 1, "sitemap", (entry.published, entry.title))
-            if request is not None:
-                yield request
+        if listing.is_index:
+            requests = self._follow(site, listing.entries, lambda entry: self.listing_request(
+                site, entry.url, "sitemap"), budget=False)
+        else:
+            requests = self._follow(site, listing.entries, lambda entry: self.page_request(
+                site, entry.url, 1, "sitemap", (entry.published, entry.title)))
+        async for request in requests:
+            yield request
 
-    def parse_page(self, response):
+    async def parse_page(self, response):
         """Emit the page for extraction and follow its links within the site.
 
         @site_url start
@@ -262,27 +287,44 @@ class NewsSpider(scrapy.Spider):
             count(self.crawler.stats, "dropped/not_html", site.name)
             return
         depth = response.meta.get("newscrawl_depth", 0)
-        if depth == 0:
-            yield from self._announced_feeds(site, response)
         if self.emit_pages:
             yield self._page_item(site, response)
+        links = page_links(response.body, response.encoding, get_base_url(response), self.max_url_length)
         if depth >= self.frontiers[site.name].limits.max_depth:
             count(self.crawler.stats, "rejected/max_depth", site.name)  # one per page whose links stay unfollowed
-            return
-        for url in page_links(response):
-            request = self.page_request(site, url, depth + 1, "link")
+            if depth > 0:
+                return
+            links = (link for link in links if link is not None and link.feed)  # a start page's feeds still count
+        async for request in self._follow(site, links, lambda link: self._link_request(site, link, depth)):
+            yield request
+
+    def _link_request(self, site: SiteConfig, link, depth: int):
+        if link is not None and link.feed:
+            if depth > 0:
+                return None
+            count(self.crawler.stats, "discovered/feed_from_page", site.name)
+            return self.listing_request(site, link.url, "feed")
+        return self.page_request(site, link and link.url, depth + 1, "link")
+
+    async def _follow(self, site: SiteConfig, listed, make_request, budget: bool = True):
+        """The requests ``make_request`` makes of what a listing holds, in time slices (other sites'
+        requests go on meanwhile). With ``budget``, reading stops once the site's page budget is
+        spent: what is left is not even looked at (counted once, ``listings/cut_at_budget``); and
+        whatever the budget, once the crawl is stopping (``listings/cut_at_shutdown``)."""
+        frontier = self.frontiers[site.name]
+        pause = TimeSlice()
+        engine = self.crawler.engine
+        for entry in listed:
+            if budget and frontier.budget_spent:
+                count(self.crawler.stats, "listings/cut_at_budget", site.name)
+                return
+            if engine is not None and not engine.running:  # the crawl is stopping: schedule nothing more
+                count(self.crawler.stats, "listings/cut_at_shutdown", site.name)
+                return
+            await pause.pause_if_due()
+            request = make_request(entry)
             if request is not None:
                 yield request
-
-    def _announced_feeds(self, site: SiteConfig, response):
-        for link in response.xpath("//link[@href]"):
-            rel = (link.attrib.get("rel") or "").lower().split()
-            kind = (link.attrib.get("type") or "").lower().strip()
-            if "alternate" in rel and kind in FEED_LINK_TYPES:
-                count(self.crawler.stats, "discovered/feed_from_page", site.name)
-                request = self.listing_request(site, response.urljoin(link.attrib["href"]), "feed")
-                if request is not None:
-                    yield request
 
     def _page_item(self, site: SiteConfig, response) -> PageItem:
         published, title = response.meta.get("newscrawl_hint") or (None, None)
@@ -308,12 +350,24 @@ class NewsSpider(scrapy.Spider):
         return kind
 
     def on_error(self, failure):
+        """Count the failure by kind and log it as one line; an answer with an error status still
+        counts as a response of the site (it is reachable)."""
         meta = failure.request.meta
         site = meta.get("newscrawl_site")
         if failure.check(IgnoreRequest) and not failure.check(HttpError):
             count(self.crawler.stats, "ignored", site)
-            return
-        kind = _error_kind(failure)
+            return self._release_start_pages(meta)
+        kind = failure_kind(failure)
         count(self.crawler.stats, f"errors/{kind}", site)
-        self.logger.info("%s failed (%s, %s): %s", failure.request.url, meta.get("newscrawl_source"), kind,
-                         failure.getErrorMessage())
+        url, message = failure.request.url, failure.getErrorMessage() or "no further detail"
+        if got_response(kind):
+            count(self.crawler.stats, "responses", site)
+            self.logger.info("%s failed (%s, %s): %s", url, meta.get("newscrawl_source"), kind, message)
+            return self._release_start_pages(meta)
+        self.logger.warning("%s failed (%s, %s): %s", url, meta.get("newscrawl_source"), kind, message)
+        if site and self.crawler.stats.get_value(f"{SITE_PREFIX}{site}/first_failure") is None:
+            self.crawler.stats.set_value(f"{SITE_PREFIX}{site}/first_failure", f"{url}: {message}")
+        held = self._release_start_pages(meta)
+        if held:
+            count(self.crawler.stats, "skipped/host_unreachable", site, len(held))
+        return None
