@@ -1,8 +1,10 @@
 """Packages newscrawl and builds its optional compiled walks (newscrawl/extract/_fastwalk.pyx).
 
 ``pip install -r requirements.txt`` installs this project in editable mode, which compiles the
-module in place. A failed build is reported and the install goes on: the extractor then runs
-its pure-Python walks, with the same results, slower (see newscrawl/extract/fastwalk.py).
+module in place. A failed build (no C compiler, no Cython) prints one line and the install goes
+on: the extractor then runs its pure-Python walks, with the same results, slower (see
+newscrawl/extract/fastwalk.py). pip shows a build's output only with ``-v`` or when it fails, so
+scripts/quickstart says after the install whether the walks were built.
 
 ``scrapyd-deploy`` runs ``setup.py bdist_egg``: the egg is pure Python (no compiled walks, so no
 Cython run) and carries the project's ``sites.yaml`` as ``newscrawl/deployed/sites.yaml``, the
@@ -22,6 +24,11 @@ PROJECT_SITES = pathlib.Path("sites.yaml")
 PACKAGED_SITES = pathlib.Path("newscrawl/deployed/sites.yaml")  # newscrawl.paths.PACKAGED_SITES
 
 
+def _not_built(error: Exception) -> None:
+    print(f"newscrawl: the compiled walks were not built ({error}); the extractor will use its "
+          "pure-Python walks (same results, slower)", file=sys.stderr)
+
+
 class OptionalBuildExt(build_ext):
     """build_ext that warns instead of failing: the compiled walks are an optional speed-up."""
 
@@ -29,8 +36,7 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as error:  # noqa: BLE001 - any build failure leaves the pure-Python walks
-            print(f"newscrawl: compiled walks not built ({error}); using the pure-Python walks",
-                  file=sys.stderr)
+            _not_built(error)
 
     def build_extension(self, ext):
         try:
@@ -39,8 +45,7 @@ class OptionalBuildExt(build_ext):
             ext.sources = cythonize([ext], quiet=True)[0].sources  # the .pyx becomes the generated .c
             super().build_extension(ext)
         except Exception as error:  # noqa: BLE001 - a Cython or compiler error leaves the pure-Python walks
-            print(f"newscrawl: {ext.name} not built ({error}); using the pure-Python walks",
-                  file=sys.stderr)
+            _not_built(error)
 
 
 class PurePythonEgg(bdist_egg):
@@ -69,7 +74,7 @@ def extensions():
     try:
         import lxml
     except ImportError as error:
-        print(f"newscrawl: compiled walks not built ({error})", file=sys.stderr)
+        _not_built(error)
         return []
     digest = hashlib.sha256(SOURCE.read_bytes()).hexdigest()
     return [Extension("newscrawl.extract._fastwalk", [str(SOURCE)], include_dirs=lxml.get_include(),

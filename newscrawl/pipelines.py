@@ -14,6 +14,7 @@ from scrapy.utils.reactor import is_asyncio_reactor_installed
 
 from .classify import ClassifyOptions, judge_page
 from .counters import count
+from .extract import fastwalk
 from .extract.result import ExtractResult
 from .extract_jobs import run_extract, run_extract_and_fingerprint, warm_up
 from .items import ArticleItem, PageItem
@@ -104,6 +105,9 @@ class ExtractPipeline:
         return pipeline
 
     def open_spider(self) -> None:
+        # Which walks extract (fastwalk.py): one line, and 1/0 in the stats for the summary.
+        logger.log(fastwalk.report.level, "extractor: %s", fastwalk.report.message)
+        self.stats.set_value("newscrawl/extract/compiled", int(fastwalk.compiled is not None))
         if self.workers and not is_asyncio_reactor_installed():
             logger.warning("extraction workers need the asyncio reactor; extracting in the Scrapy process")
             self.workers = 0

@@ -15,6 +15,7 @@ import pytest
 
 from mockweb import BOILERPLATE, ITEM_KEYS, CrawlRun, crawl_stats, needs_loopback, run_crawl
 from newscrawl.demo import DemoServer
+from newscrawl.extract import fastwalk
 
 pytestmark = needs_loopback
 
@@ -149,6 +150,14 @@ def test_summary_is_written_next_to_the_output(run):
 
 def test_progress_is_logged(run):
     assert "Progress: " in run.stderr and " articles (" in run.stderr
+
+
+def test_the_walks_in_use_are_logged_once_and_counted(run):
+    """Compiled or pure Python (fastwalk.py): one log line and a 1/0 stat, nothing else printed about it."""
+    stats = crawl_stats(run.stderr)
+    assert stats["newscrawl/extract/compiled"] == (0 if fastwalk.compiled is None else 1)
+    assert len([line for line in run.stderr.splitlines() if "walks" in line]) == 1
+    assert f"INFO: extractor: {fastwalk.report.message}" in run.stderr
 
 
 def test_pending_requests_wait_on_disk_and_the_queue_is_removed_at_the_end(run):

@@ -1,12 +1,11 @@
 """The compiled walks (newscrawl/extract/_fastwalk.pyx) give exactly what the Python walks give.
 
 Skipped when the module is not built, except where NEWSCRAWL_REQUIRE_FASTWALK=1 (CI sets it:
-there a missing build is a failure, not a skip).
+there a missing build is a failure, not a skip; conftest.py).
 """
 from __future__ import annotations
 
 import copy
-import os
 import pathlib
 
 import lxml.etree
@@ -29,10 +28,7 @@ from newscrawl.extract.verdict import count_links
 
 from test_extract_fuzz import documents
 
-if fastwalk.compiled is None:
-    if os.environ.get("NEWSCRAWL_REQUIRE_FASTWALK") == "1":
-        pytest.fail("the compiled walks are not built (python3 -m pip install -e .)", pytrace=False)
-    pytest.skip("the compiled walks are not built (python3 -m pip install -e .)", allow_module_level=True)
+pytestmark = pytest.mark.needs_fastwalk
 
 PAGES = pathlib.Path(__file__).parent / "pages"
 COLUMNS = ("elements", "tag_names", "text", "link_text", "tags", "link_tags", "punctuation", "paragraphs",
@@ -381,22 +377,6 @@ def test_link_free_runs_leave_namespaced_elements_to_the_python_walk():
     lxml.etree.SubElement(root.find("body"), "{http://www.w3.org/2000/svg}svg").text = "drawing"
     assert fastwalk.compiled.link_free_runs(root.find("body"), 100, _foreign_test(DEFAULT_OPTIONS)) is None
     assert page_texts.link_free_runs(root, 100, _foreign_test(DEFAULT_OPTIONS)) == ["text", "drawing"]
-
-
-def test_a_stale_build_is_not_used(tmp_path, monkeypatch):
-    """A module built from another .pyx than the one beside it is refused (warning, Python walks)."""
-    changed = tmp_path / "_fastwalk.pyx"
-    changed.write_text("# edited since the build\n")
-    monkeypatch.setattr(fastwalk, "_SOURCE", changed)
-    with pytest.warns(RuntimeWarning, match="changed since it was compiled"):
-        assert fastwalk._load() is None
-
-
-def test_the_environment_can_turn_the_compiled_walks_off(monkeypatch):
-    monkeypatch.setenv("NEWSCRAWL_PURE_PYTHON", "1")
-    assert fastwalk._load() is None
-    monkeypatch.delenv("NEWSCRAWL_PURE_PYTHON")
-    assert fastwalk._load() is fastwalk.compiled
 
 
 def test_attribute_searches_leave_out_the_root_itself_as_the_xpath_does():

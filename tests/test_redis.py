@@ -1,7 +1,7 @@
 """Two crawlers on one real redis-server share the queue, emit each article once, and both stop.
 
 The test starts ``redis-server`` on a free loopback port (skipped when the
-binary is missing; CI installs Debian's ``redis-server``), then two
+binary is missing, failed instead with NEWSCRAWL_REQUIRE_REDIS=1 as CI sets it), then two
 ``scrapy crawl news -s REDIS_URL=...`` processes at once against the mock web.
 A later crawler on the same Redis emits nothing: the state lives in Redis.
 """
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import shutil
 import socket
 import subprocess
 import time
@@ -26,9 +25,7 @@ from newscrawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
 from newscrawl.redis_support import RedisState
 from newscrawl.state import ArticleRecord
 
-pytestmark = [needs_loopback,
-              pytest.mark.skipif(shutil.which("redis-server") is None,
-                                 reason="redis-server not installed (Debian package redis-server; CI installs it)")]
+pytestmark = [needs_loopback, pytest.mark.needs_redis]
 
 
 def _start_redis(port: int, workdir: Path) -> subprocess.Popen:

@@ -5,17 +5,19 @@ site template from the pages of a folder (printed, or written to -o); exit 1
 when the pages share no markers.
 
 Exit codes: 0 on success (also for a page that is not an article: the JSON says
-why), 2 when the input cannot be read (missing file, bad URL, any fetch failure:
-time limit, malformed response, redirect off http(s), private address; see fetch.py).
+why), 1 when ``--format text`` or ``html`` has no text to print (the reason is on stderr),
+2 when the input cannot be read (missing file, bad URL, any fetch failure: time limit,
+malformed response, redirect off http(s), private address; see fetch.py), 141 when the
+reader of stdout closed the pipe (``| head``), as a shell reports a process stopped by SIGPIPE.
 """
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import datetime, timezone
 
 from . import extract
+from .cli_output import exit_quietly_on_closed_pipe, print_result
 from .fetch import FETCH_TIMEOUT_SECONDS, FetchError, fetch_page
 from .templatefiles import TemplateFileError, learn_from_folder, load_template
 
@@ -64,13 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     result = extract(body, args.url or url, encoding=args.encoding or charset,
                      fetched_at=datetime.now(timezone.utc), template=template)
-    if args.format == "text":
-        print(result.text)
-    elif args.format == "html":
-        print(result.html)
-    else:
-        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
-    return 0
+    return print_result(result, args.format, args.source)
 
 
 def _seconds(value: str) -> float:
@@ -107,4 +103,4 @@ def learn_command(folder: str, output: str | None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(exit_quietly_on_closed_pipe(main))

@@ -9,36 +9,82 @@ The Python walks stay the reference and the fallback: a checkout that was not bu
 built from an older ``.pyx``) runs them, as does any walk meeting a tree it leaves to Python
 (namespaced elements, entity references). ``NEWSCRAWL_PURE_PYTHON=1`` in the environment turns
 the compiled walks off.
+
+Loading never fails: a module that is missing, does not load (a broken or foreign ``.so``, a
+setuptools loader stub in an egg, another lxml) or fails the checks below leaves ``compiled``
+None, and ``report`` says which and why in one sentence. Nothing is printed or warned here: the
+crawl logs ``report`` once when it opens (pipelines.py), a library user may read it.
 """
 from __future__ import annotations
 
 import hashlib
+import importlib
+import logging
 import os
 import pathlib
-import warnings
+from dataclasses import dataclass
+from types import ModuleType
 
 from .patterns import PUNCTUATION
 
+_MODULE = f"{__package__}._fastwalk"
 _SOURCE = pathlib.Path(__file__).with_name("_fastwalk.pyx")
+# What the Python side calls on the module: one built from another .pyx may lack some of them.
+_FUNCTIONS = ("set_punctuation", "density_counts", "cleaning_attributes", "holds_control_characters",
+              "render_text", "visible_runs", "link_free_runs", "count_nodes", "select_attributes",
+              "render_plan", "empty_blocks", "attribute_values", "body_texts_starting", "link_counts",
+              "tagged_elements", "attribute_rows", "collapsed_texts", "following_runs", "preceding_runs")
+_PURE_PYTHON = "using the pure-Python walks (same results, slower)"
 
 
-def _load():
+@dataclass(frozen=True)
+class LoadReport:
+    """How the walks were chosen: ``kind`` is "compiled", "off" (NEWSCRAWL_PURE_PYTHON=1),
+    "absent" (never built, e.g. no C compiler) or "unusable" (built, but it does not load or
+    fails a check); ``message`` says so in one sentence."""
+
+    kind: str
+    message: str
+
+    @property
+    def level(self) -> int:
+        """The log level of ``message``: a module that is there but unusable wants fixing."""
+        return logging.WARNING if self.kind == "unusable" else logging.INFO
+
+
+class WrongModule(Exception):
+    """The module loaded but is not the one this source expects."""
+
+
+def _verify(module: ModuleType) -> None:
+    missing = [name for name in ("SOURCE_DIGEST",) + _FUNCTIONS if not hasattr(module, name)]
+    if missing:
+        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+        raise WrongModule(f"{_file_of(module)} lacks {', '.join(missing[:3])}{more}")
+    if _SOURCE.exists() and hashlib.sha256(_SOURCE.read_bytes()).hexdigest() != module.SOURCE_DIGEST:
+        raise WrongModule(f"{_SOURCE.name} changed since it was compiled (rebuild: python3 -m pip install -e .)")
+    module.set_punctuation(PUNCTUATION)
+
+
+def _load() -> tuple[ModuleType | None, LoadReport]:
+    """The compiled module and its report; (None, why) on any failure to load or verify it."""
     if os.environ.get("NEWSCRAWL_PURE_PYTHON") == "1":
-        return None
+        return None, LoadReport("off", f"NEWSCRAWL_PURE_PYTHON=1: {_PURE_PYTHON}")
     try:
-        from . import _fastwalk
-    except ModuleNotFoundError:
-        return None
-    except ImportError as error:   # built, but not loadable here (another lxml, say)
-        warnings.warn(f"the compiled walks do not load ({error}): using the pure-Python walks",
-                      RuntimeWarning, stacklevel=2)
-        return None
-    if _SOURCE.exists() and hashlib.sha256(_SOURCE.read_bytes()).hexdigest() != _fastwalk.SOURCE_DIGEST:
-        warnings.warn(f"{_SOURCE.name} changed since it was compiled: using the pure-Python walks "
-                      "(rebuild with: python3 -m pip install -e .)", RuntimeWarning, stacklevel=2)
-        return None
-    _fastwalk.set_punctuation(PUNCTUATION)
-    return _fastwalk
+        # import_module, not ``from . import``: this runs while the package is still being
+        # imported, where a missing submodule shows up as a circular-import ImportError.
+        module = importlib.import_module(_MODULE)
+        _verify(module)
+    except Exception as error:  # noqa: BLE001 - any failure to load or verify leaves the Python walks
+        if isinstance(error, ModuleNotFoundError) and error.name == _MODULE:
+            return None, LoadReport("absent", f"the compiled walks are not built: {_PURE_PYTHON}")
+        return None, LoadReport("unusable", f"the compiled walks cannot be used ({type(error).__name__}: "
+                                            f"{error}): {_PURE_PYTHON}")
+    return module, LoadReport("compiled", f"using the compiled walks ({pathlib.Path(_file_of(module)).name})")
 
 
-compiled = _load()
+def _file_of(module: ModuleType) -> str:
+    return getattr(module, "__file__", None) or module.__name__
+
+
+compiled, report = _load()
