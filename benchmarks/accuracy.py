@@ -112,13 +112,7 @@ def meta_sets_in(shared: Path, names: list[str] | None) -> list[Path]:
     found = {p.name: p for p in dated_sets_in(shared / "eval")}
     if (shared / "meta").is_dir():
         found.update({p.name: p for p in common.datasets_in(shared / "meta")})
-    if not names:
-        return list(found.values())
-    unknown = [n for n in names if n not in found]
-    if unknown:
-        print(f"unknown metadata set(s) {', '.join(unknown)}; have: {', '.join(found)}", file=sys.stderr)
-        raise SystemExit(2)
-    return [found[n] for n in names]
+    return common.chosen_sets(found, names, "metadata set(s)")
 
 
 def run_meta_scorer(shared: Path, datasets: list[Path], peers: bool, limit: int | None) -> dict:

@@ -32,11 +32,16 @@ def skip_without_shared(shared: Path) -> None:
 def datasets_in(folder: Path, names: list[str] | None = None) -> list[Path]:
     """Dataset folders (those holding truth.jsonl), all or the named ones; an unknown name exits 2."""
     found = {p.name: p for p in sorted(folder.iterdir()) if (p / "truth.jsonl").is_file()}
+    return chosen_sets(found, names, f"dataset(s) in {folder}")
+
+
+def chosen_sets(found: dict[str, Path], names: list[str] | None, what: str) -> list[Path]:
+    """All the ``found`` sets, or the named ones; an unknown name exits 2, saying ``what`` was looked for."""
     if not names:
         return list(found.values())
     unknown = [n for n in names if n not in found]
     if unknown:
-        print(f"unknown dataset(s) {', '.join(unknown)} in {folder}; have: {', '.join(found)}", file=sys.stderr)
+        print(f"unknown {what}: {', '.join(unknown)}; have: {', '.join(found)}", file=sys.stderr)
         raise SystemExit(2)
     return [found[n] for n in names]
 
