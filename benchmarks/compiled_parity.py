@@ -29,17 +29,17 @@ SHOWN_DIFFERENCES = 20                      # differing pages listed in full; th
 
 
 def pages_of(folder: Path, limit: int | None) -> list[tuple[str, Path, str | None]]:
-    """(name, path, url) of the pages under ``folder``: datasets with pages/ (and truth.jsonl for
-    the URL), or the page cases of tests/pages (``*/source.html``)."""
+    """(name, path, url) of the pages under ``folder``: datasets with pages/ (and truth.jsonl or
+    cases.jsonl for the URL), or the page cases of tests/pages (``*/source.html``)."""
     found = []
     for pages in sorted(folder.glob("*/pages")):
         urls = {}
-        truth = pages.parent / "truth.jsonl"
-        if truth.is_file():
-            for line in truth.read_text(encoding="utf-8").split("\n"):   # not splitlines: texts hold U+2028
-                if line.strip():
-                    record = json.loads(line)
-                    urls[str(record["id"])] = record.get("url")
+        for listing in (pages.parent / "truth.jsonl", pages.parent / "cases.jsonl"):   # the sets' page lists
+            if listing.is_file():
+                for line in listing.read_text(encoding="utf-8").split("\n"):   # not splitlines: texts hold U+2028
+                    if line.strip():
+                        record = json.loads(line)
+                        urls[str(record["id"])] = record.get("url")
         paths = sorted(p for p in pages.iterdir() if p.name.endswith((".html", ".html.gz")))[:limit]
         for path in paths:
             page_id = path.name.removesuffix(".gz").removesuffix(".html")
