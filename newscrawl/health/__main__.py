@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_CANNOT_WRITE
     detail = ", ".join(f"{n} {kind}" for kind, n in sites_by_kind(report.attention).items())
     print(f"{parsed.output}: {len(report.attention)} of {len(report.sites)} sites need a look"
-          + (f" ({detail})" if detail else "") + f", over {len(inputs.runs)} runs")
+          + (f" ({detail})" if detail else "") + f", over {len(inputs.runs)} run{'s' if len(inputs.runs) != 1 else ''}")
     return EXIT_WRITTEN
 
 

@@ -18,9 +18,9 @@ TOTALS = (("articles", "articles per run"), ("pages", "pages per run"),
           ("dropped", "drops per run"), ("errors", "errors per run"))
 
 STYLE = """
-body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; background: #fff; }
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: rgb(34, 34, 34); background: #fff; }
 h1 { font-size: 1.4em; margin: 0 0 .2em; } h2 { font-size: 1.15em; margin: 1.4em 0 .5em; }
-p.meta { color: #555; margin: .2em 0; }
+p.meta { color: rgb(85, 85, 85); margin: .2em 0; }
 table { border-collapse: collapse; }
 th, td { border-bottom: 1px solid #dde; padding: 4px 8px; text-align: left; vertical-align: middle; }
 th { background: #f0f2f5; }
