@@ -56,6 +56,12 @@ def default_paths() -> list[Path]:
     return paths + [state] if state.exists() else paths
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Write ``text`` to a temporary file beside ``path``, then rename it: a reader never sees half a page."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -63,6 +69,7 @@ def write_atomically(path: Path, text: str) -> None:
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes it private; a page is for reading
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -77,19 +77,20 @@ def _jumped(latest: int, earlier: list[int], options: HealthOptions) -> float | 
 
 
 def _series(entries: list[SiteRun]) -> dict[str, list[int]]:
-    """Per counted thing (``errors`` in total, ``error <kind>``, ``drop <reason>``, ``robots``): its
-    count in each entry."""
-    names = {"errors"} | {f"error {k}" for e in entries for k in e.errors} | {f"drop {r}" for e in entries
-                                                                           for r in e.dropped}
-    series = {name: [] for name in sorted(names)}
-    for entry in entries:
-        for name in series:
-            kind, _, key = name.partition(" ")
-            if name == "errors":
-                series[name].append(entry.error_count)
-            else:
-                series[name].append((entry.errors if kind == "error" else entry.dropped).get(key, 0))
-    series[ROBOTS_SERIES] = [entry.robots_rejected for entry in entries]
+    """Per counted thing (``errors`` in total, ``error <kind>``, ``drop <reason>``, robots.txt
+    refusals): its count in each entry."""
+    series: dict[str, list[int]] = {}
+
+    def put(name: str, index: int, value: int) -> None:
+        series.setdefault(name, [0] * len(entries))[index] = value
+
+    for index, entry in enumerate(entries):
+        put("errors", index, entry.error_count)
+        put(ROBOTS_SERIES, index, entry.robots_rejected)
+        for kind, value in entry.errors.items():
+            put(f"error {kind}", index, value)
+        for reason, value in entry.dropped.items():
+            put(f"drop {reason}", index, value)
     return series
 
 
@@ -104,7 +105,7 @@ def judge_site(name: str, history: list[SiteRun | None], options: HealthOptions,
     if streak >= options.silent_runs:
         since = f"; last new article {short_time(last_article)}" if last_article else "; none in the runs read"
         findings.append(Finding(SILENT, f"no new article in the last {streak} runs{since}"))
-    for thing, counts in _series(entries[-1 - options.baseline_runs:]).items():
+    for thing, counts in sorted(_series(entries[-1 - options.baseline_runs:]).items()):
         usual = _jumped(counts[-1], counts[:-1], options)
         if usual is not None and not (thing == ROBOTS_SERIES and latest.stopped == ROBOTS_STOP):
             findings.append(Finding(JUMPED, f"{thing}: {counts[-1]} in the latest run, usually {usual:g}"))

@@ -82,14 +82,18 @@ class Inputs:
 
 
 def _counts(value, where: str) -> dict[str, int]:
+    """A summary's object of counts (``{"http_404": 2}``), checked: every value a whole number."""
     if not isinstance(value, dict):
         raise UnreadableInput(f"{where}: expected an object of counts, found {type(value).__name__}")
-    return {str(k): int(v) for k, v in value.items() if isinstance(v, (int, float))}
+    for key, count in value.items():
+        if type(count) is not int:  # noqa: E721 (bool is an int subclass, and not a count)
+            raise UnreadableInput(f"{where}.{key}: not a count ({count!r})")
+    return value
 
 
 def _number(summary: dict, key: str, where: str) -> float:
     value = summary.get(key, 0)
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
+    if type(value) not in (int, float):
         raise UnreadableInput(f"{where}: '{key}' is not a number ({value!r})")
     return value
 
@@ -122,10 +126,10 @@ def read_summary(path: Path) -> Run:
     if not isinstance(finished, str):
         raise UnreadableInput(f"{path}: not a run summary (no 'finished_at' time)")
     sites = {str(name): site_run(entry, f"{path}: sites.{name}") for name, entry in summary["sites"].items()}
-    totals = summary.get("totals") or {}
+    totals = summary.get("totals") if isinstance(summary.get("totals"), dict) else {}
     return Run(source=str(path), started_at=summary.get("started_at"), finished_at=finished,
                close_reason=str(summary.get("close_reason", "")),
-               totals=_counts(totals, f"{path}: totals"), sites=sites)
+               totals={k: v for k, v in totals.items() if type(v) in (int, float)}, sites=sites)
 
 
 def is_state_file(path: Path) -> bool:
