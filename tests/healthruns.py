@@ -6,7 +6,7 @@ format runs write. Six sites, six runs:
 
 - ``steady-news``: 3-5 articles a run scoring ~0.8, a few list pages dropped: looks as usual;
 - ``silent-daily``: articles in the first three runs, none in the last three: silent;
-- ``redesigned``: four articles a run, mean score 0.85 then 0.45 in the last three runs: score fell;
+- ``redesigned``: four articles a run, mean score 0.85 then 0.45 in the last two runs: score fell;
 - ``error-burst``: 0-1 HTTP 503 a run, 25 in the last: errors jumped;
 - ``drop-burst``: 0-2 pages dropped as ``not_article`` a run, 20 in the last: drops jumped;
 - ``robots-closed``: robots.txt forbids every page in the last run.
@@ -37,7 +37,7 @@ def site_counters(run: int) -> dict[str, dict]:
     return {
         "steady-news": _site(3 + run % 3, 0.8 + 0.01 * (run % 2), **{"errors/http_404": run % 2}),
         "silent-daily": _site(0 if run >= 3 else 2 + run, 0.75),
-        "redesigned": _site(4, 0.45 if run >= 3 else 0.85),
+        "redesigned": _site(4, 0.45 if run >= 4 else 0.85),
         "error-burst": _site(3, 0.8, **{"errors/http_503": 25 if last else run % 2}),
         "drop-burst": _site(3, 0.8, **{"dropped/not_article": 20 if last else run % 3}),
         "robots-closed": robots_closed,

@@ -39,7 +39,7 @@ def test_report_puts_the_silent_site_on_top_and_lists_the_site_whose_score_fell(
     assert list(rows) == ["silent-daily", "error-burst", "drop-burst", "redesigned", "robots-closed"]
     assert "no new article in the last 3 runs" in rows["silent-daily"]
     assert "last new article 2026-11-02 07:05" in rows["silent-daily"]  # the last run that emitted one
-    assert "mean extraction score 0.45 in the last 3 runs, usually 0.85" in rows["redesigned"]
+    assert "mean extraction score 0.45 over the last 2 runs (8 articles), usually 0.85" in rows["redesigned"]
     assert "error http_503: 25 in the latest run, usually 0" in rows["error-burst"]
     assert "drop not_article: 20 in the latest run, usually 1" in rows["drop-burst"]
     assert "robots.txt forbade every page (12 refused)" in rows["robots-closed"]
@@ -142,8 +142,9 @@ def test_runs_that_did_not_crawl_a_site_neither_break_nor_make_a_silent_streak()
 
 
 def test_a_score_needs_enough_articles_to_be_judged():
-    options = HealthOptions()
-    few = [_run(4, 0.85)] * 3 + [_run(1, 0.3), _run(0), _run(1, 0.3)]  # two recent articles: not judged
+    options = HealthOptions()  # five articles, from at most the six latest runs
+    few = [_run(4, 0.85)] * 3 + [_run(1, 0.3)] + [_run(0)] * 5
     assert SCORE_FELL not in [f.kind for f in judge_site("s", few, options).findings]
-    enough = [_run(4, 0.85)] * 3 + [_run(1, 0.3), _run(1, 0.3), _run(1, 0.3)]
-    assert SCORE_FELL in [f.kind for f in judge_site("s", enough, options).findings]
+    enough = [_run(4, 0.85)] * 3 + [_run(1, 0.3)] * 5
+    (fell,) = [f for f in judge_site("s", enough, options).findings if f.kind == SCORE_FELL]
+    assert fell.detail == "mean extraction score 0.30 over the last 5 runs (5 articles), usually 0.85 (a redesign?)"

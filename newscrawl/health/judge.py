@@ -66,6 +66,28 @@ def _pooled_score(entries: list[SiteRun], options: HealthOptions) -> float | Non
     return sum(e.score_sum for e in scored) / articles
 
 
+def _recent_run_count(entries: list[SiteRun], options: HealthOptions) -> int:
+    """Latest runs, back from the last, until they hold enough scored articles (at most recent_runs)."""
+    articles = 0
+    for count, entry in enumerate(reversed(entries[-options.recent_runs:]), 1):
+        articles += entry.articles if entry.score_sum is not None else 0
+        if articles >= options.min_scored_articles:
+            return count
+    return min(len(entries), options.recent_runs)
+
+
+def _score_fall(entries: list[SiteRun], options: HealthOptions) -> Finding | None:
+    recent_runs = _recent_run_count(entries, options)
+    recent = _pooled_score(entries[-recent_runs:], options)
+    usual = _pooled_score(entries[-recent_runs - options.baseline_runs:-recent_runs], options)
+    if recent is None or usual is None or usual - recent < options.score_fall:
+        return None
+    articles = sum(e.articles for e in entries[-recent_runs:])
+    runs = "the latest run" if recent_runs == 1 else f"the last {recent_runs} runs"
+    return Finding(SCORE_FELL, f"mean extraction score {recent:.2f} over {runs} ({articles} articles), "
+                               f"usually {usual:.2f} (a redesign?)")
+
+
 def _jumped(latest: int, earlier: list[int], options: HealthOptions) -> float | None:
     """The usual level (median of ``earlier``) when ``latest`` jumped above it, else None."""
     if not earlier:
@@ -109,12 +131,9 @@ def judge_site(name: str, history: list[SiteRun | None], options: HealthOptions,
         usual = _jumped(counts[-1], counts[:-1], options)
         if usual is not None and not (thing == ROBOTS_SERIES and latest.stopped == ROBOTS_STOP):
             findings.append(Finding(JUMPED, f"{thing}: {counts[-1]} in the latest run, usually {usual:g}"))
-    recent = _pooled_score(entries[-options.recent_runs:], options)
-    usual_score = _pooled_score(entries[-options.recent_runs - options.baseline_runs:-options.recent_runs], options)
-    if recent is not None and usual_score is not None and usual_score - recent >= options.score_fall:
-        findings.append(Finding(SCORE_FELL, f"mean extraction score {recent:.2f} in the last "
-                                            f"{options.recent_runs} runs, usually {usual_score:.2f} "
-                                            "(a redesign?)"))
+    fell = _score_fall(entries, options)
+    if fell:
+        findings.append(fell)
     if latest.stopped == ROBOTS_STOP:
         findings.append(Finding(ROBOTS, f"robots.txt forbade every page ({latest.robots_rejected} refused)"))
     elif latest.stopped.startswith(FAILED_PREFIXES) or latest.stopped == "browser_missing":

@@ -102,8 +102,9 @@ def _sources_section(report: Report) -> str:
         lines.append("Last new article per site: from the state.")
     lines.append(f"Silent: no new article in {options.silent_runs} runs in a row. Jumped: more than "
                  f"{options.jump_factor:g}x the median of the {options.baseline_runs} runs before and more than "
-                 f"{options.jump_min_increase} above it. Score fell: the mean of the last {options.recent_runs} "
-                 f"runs at least {options.score_fall:g} under the mean of the {options.baseline_runs} before.")
+                 f"{options.jump_min_increase} above it. Score fell: the mean of the latest runs "
+                 f"(at most {options.recent_runs}, as many as hold {options.min_scored_articles} articles) at least "
+                 f"{options.score_fall:g} under the mean of the {options.baseline_runs} runs before.")
     skipped = "".join(f"<li>{escape(line)}</li>" for line in report.inputs.unreadable)
     if skipped:
         lines.append(f'Files not read:<ul id="unreadable">{skipped}</ul>')
