@@ -148,3 +148,17 @@ def test_a_score_needs_enough_articles_to_be_judged():
     enough = [_run(4, 0.85)] * 3 + [_run(1, 0.3)] * 5
     (fell,) = [f for f in judge_site("s", enough, options).findings if f.kind == SCORE_FELL]
     assert fell.detail == "mean extraction score 0.30 over the last 5 runs (5 articles), usually 0.85 (a redesign?)"
+
+
+def test_scale_benchmark_runs_the_report_on_its_summaries(repo_root):
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(repo_root / "benchmarks" / "health_scale.py"), "--sites", "300",
+                           "--runs", "6"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.splitlines()
+    assert first.startswith("300 sites x 6 runs (") and "peak RSS" in first
+    # Every 97th site is silent in the last four runs (sites 0, 97, 194, 291): 4 sites at least.
+    listed = int(second.split(": ")[1].split(" of ")[0])
+    assert 4 <= listed < 300 and "over 6 runs" in second and "silent" in second
