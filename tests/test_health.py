@@ -162,3 +162,18 @@ def test_scale_benchmark_runs_the_report_on_its_summaries(repo_root):
     # Every 97th site is silent in the last four runs (sites 0, 97, 194, 291): 4 sites at least.
     listed = int(second.split(": ")[1].split(" of ")[0])
     assert 4 <= listed < 300 and "over 6 runs" in second and "silent" in second
+
+
+def test_a_run_that_ended_early_neither_breaks_nor_makes_a_silent_streak():
+    closed = SiteRun(articles=0, pages=1, errors={}, dropped={}, robots_rejected=0, stopped="crawl_closed:shutdown",
+                     score_sum=0.0)
+    options = HealthOptions()
+    assert not judge_site("s", [_run(2), _run(0), closed, closed, _run(0)], options).findings
+    assert SILENT in [f.kind for f in judge_site("s", [_run(2), _run(0), closed, _run(0), _run(0)], options).findings]
+
+
+def test_robots_forbidding_the_articles_is_a_robots_finding():
+    forbidding = SiteRun(articles=0, pages=4, errors={}, dropped={}, robots_rejected=9, stopped="exhausted",
+                         score_sum=0.0)
+    findings = judge_site("s", [_run(3)] * 4 + [forbidding], HealthOptions()).findings
+    assert [(f.kind, f.detail) for f in findings] == [("robots", "robots.txt forbade 9 pages and no article came")]

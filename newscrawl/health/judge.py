@@ -16,6 +16,7 @@ ROBOTS = "robots"
 FAILING = "failing"
 KIND_ORDER = (SILENT, JUMPED, SCORE_FELL, ROBOTS, FAILING)
 ROBOTS_STOP = "failed:robots"
+CLOSED_EARLY = "crawl_closed:"  # the stop reason of a site whose run ended first (progress.stop_reason)
 ROBOTS_SERIES = "robots rejections"  # pages robots.txt forbade (its own finding when it forbade all)
 
 
@@ -43,10 +44,11 @@ class SiteHealth:
 
 
 def silent_streak(history: list[SiteRun | None]) -> int:
-    """Runs in a row, up to the latest one that crawled the site, in which it emitted no article."""
+    """Runs in a row, up to the latest one that crawled the site, in which it emitted no article.
+    Runs that did not crawl it, or ended before it was done (``crawl_closed:``), are passed over."""
     streak = 0
     for entry in reversed(history):
-        if entry is None:
+        if entry is None or entry.stopped.startswith(CLOSED_EARLY):
             continue
         if entry.articles:
             break
@@ -116,6 +118,15 @@ def _series(entries: list[SiteRun]) -> dict[str, list[int]]:
     return series
 
 
+def _robots_block(latest: SiteRun) -> Finding | None:
+    """Whether robots.txt kept the latest run from the site's pages (all of them, or every article)."""
+    if latest.stopped == ROBOTS_STOP:
+        return Finding(ROBOTS, f"robots.txt forbade every page ({latest.robots_rejected} refused)")
+    if latest.robots_rejected and not latest.articles:
+        return Finding(ROBOTS, f"robots.txt forbade {latest.robots_rejected} pages and no article came")
+    return None
+
+
 def judge_site(name: str, history: list[SiteRun | None], options: HealthOptions,
                last_article: str | None = None) -> SiteHealth:
     entries = _crawled(history)
@@ -127,15 +138,16 @@ def judge_site(name: str, history: list[SiteRun | None], options: HealthOptions,
     if streak >= options.silent_runs:
         since = f"; last new article {short_time(last_article)}" if last_article else "; none in the runs read"
         findings.append(Finding(SILENT, f"no new article in the last {streak} runs{since}"))
+    blocked = _robots_block(latest)
     for thing, counts in sorted(_series(entries[-1 - options.baseline_runs:]).items()):
         usual = _jumped(counts[-1], counts[:-1], options)
-        if usual is not None and not (thing == ROBOTS_SERIES and latest.stopped == ROBOTS_STOP):
+        if usual is not None and not (thing == ROBOTS_SERIES and blocked):
             findings.append(Finding(JUMPED, f"{thing}: {counts[-1]} in the latest run, usually {usual:g}"))
     fell = _score_fall(entries, options)
     if fell:
         findings.append(fell)
-    if latest.stopped == ROBOTS_STOP:
-        findings.append(Finding(ROBOTS, f"robots.txt forbade every page ({latest.robots_rejected} refused)"))
+    if blocked:
+        findings.append(blocked)
     elif latest.stopped.startswith(FAILED_PREFIXES) or latest.stopped == "browser_missing":
         findings.append(Finding(FAILING, f"latest run: {stop_in_words(latest.stopped)}"))
     return SiteHealth(name, history, findings, last_article)
