@@ -192,7 +192,9 @@ class DuplicatePipeline:
 
 
 class ArticleCountPipeline:
-    """Count the articles that passed every other pipeline (``newscrawl/articles``, per site too).
+    """Count the articles that passed every other pipeline (``newscrawl/articles``, per site too), and
+    sum their extraction scores (``newscrawl/article_score_sum``): the summary's per-site sum over
+    ``articles`` is the site's mean score in that run, which the health report follows across runs.
 
     The last pipeline, rather than an ``item_scraped`` receiver: Scrapy runs each receiver of a
     signal as an asyncio task of its own per item (~45 us), a pipeline stage is a plain call.
@@ -208,4 +210,5 @@ class ArticleCountPipeline:
     def process_item(self, item):
         if isinstance(item, ArticleItem):
             count(self.stats, "articles", item.site)
+            count(self.stats, "article_score_sum", item.site, item.score)
         return item
