@@ -30,12 +30,15 @@ from ..incremental import ledger_for
 from ..items import PageItem
 from ..paths import DEFAULT_SITES, resolve, sites_source
 from ..render import RenderPlan
+from ..robots import ROBOTS_SOURCE, robots_txt_answered
 from ..sites import SiteConfig, SitesError, load_sites
 from ..timeslice import TimeSlice
 from ..urls import canonicalize
 
 # Feed and sitemap requests go before pages, so articles are credited to them when they are listed.
 LISTING_PRIORITY = 10
+# A host's robots.txt goes before its listings and pages: they wait for its answer (robots.py)
+ROBOTS_PRIORITY = LISTING_PRIORITY + 1
 # Discovery sources whose URLs the site itself lists as content: exempt from the URL-shape trap cap
 # (a site of /story/123.html pages listed in its sitemap is not an endless calendar).
 LISTED_VIA = frozenset({"feed", "sitemap"})
@@ -177,10 +180,10 @@ class NewsSpider(scrapy.Spider):
 
     def robots_request(self, site: SiteConfig, url: str):
         parts = urlsplit(url)
-        meta = self._meta(site, "robots", dont_obey_robotstxt=True, handle_httpstatus_all=True,
+        meta = self._meta(site, ROBOTS_SOURCE, dont_obey_robotstxt=True, handle_httpstatus_all=True,
                           newscrawl_host=parts.netloc)
         return scrapy.Request(f"{parts.scheme}://{parts.netloc}/robots.txt", callback=self.parse_robots,
-                              errback=self.on_error, priority=LISTING_PRIORITY, meta=meta)
+                              errback=self.on_error, priority=ROBOTS_PRIORITY, meta=meta)
 
     async def start(self):
         for site in self.sites:
@@ -207,6 +210,12 @@ class NewsSpider(scrapy.Spider):
             self.held_start_pages.setdefault((site.name, urlsplit(request.url).netloc), []).append(request)
         return []
 
+    def _robots_answered(self, meta: dict, response=None) -> None:
+        """Tell the robots.txt middleware how this robots.txt request ended (it reads the host's rules
+        from this answer rather than fetching the file again); None: no answer came."""
+        if meta.get("newscrawl_source") == ROBOTS_SOURCE:
+            self.crawler.signals.send_catch_log(robots_txt_answered, host=meta["newscrawl_host"], response=response)
+
     def _release_start_pages(self, meta: dict) -> list:
         """The start pages held for the host of this robots.txt request (none for other requests)."""
         return self.held_start_pages.pop((meta.get("newscrawl_site"), meta.get("newscrawl_host")), [])
@@ -221,6 +230,7 @@ class NewsSpider(scrapy.Spider):
 
     def parse_robots(self, response):
         site = self._site(response)
+        self._robots_answered(response.meta, response)
         yield from self._release_start_pages(response.meta)
         if response.status != 200 or not isinstance(response, TextResponse):
             return
@@ -354,6 +364,7 @@ class NewsSpider(scrapy.Spider):
         counts as a response of the site (it is reachable)."""
         meta = failure.request.meta
         site = meta.get("newscrawl_site")
+        self._robots_answered(meta)
         if failure.check(IgnoreRequest) and not failure.check(HttpError):
             count(self.crawler.stats, "ignored", site)
             return self._release_start_pages(meta)
