@@ -195,6 +195,12 @@ NEWSCRAWL_STATE_FILTER_MIB = 16
 # stored longest ago evicted first (state.DEFAULT_LISTING_CACHE_MIB says where the bound comes from)
 NEWSCRAWL_MAX_CACHED_LISTING_BYTES = 4 * 1024 * 1024
 NEWSCRAWL_LISTING_CACHE_MIB = 32
+# Days a page judged no article for a reason about the page (crawl_patterns.REMEMBERED_DROP_REASONS:
+# too short, no body...) is not fetched again; 0: every page is fetched every run. At most
+# NEWSCRAWL_MAX_REMEMBERED_DROPS URL keys are kept, the oldest forgotten first (state.py says where
+# both come from); `state_admin prune` forgets the expired ones.
+NEWSCRAWL_REMEMBER_DROPS_DAYS = 7.0
+NEWSCRAWL_MAX_REMEMBERED_DROPS = 500_000
 NEWSCRAWL_NEAR_DUPLICATE_JACCARD = 0.8  # estimated shingle Jaccard marking a near-duplicate (fingerprint.py)
 NEWSCRAWL_JSONL_SYNC_SECONDS = 1.0  # fsync the JSONL output this often
 NEWSCRAWL_JSONL_SYNC_ITEMS = 200  # ... or after this many lines

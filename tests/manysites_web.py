@@ -4,9 +4,11 @@ Site ``n`` listens on its own address (127.0.9.2, 127.0.9.3, ...; one port for a
 
 - ``/robots.txt``, which forbids ``/private/`` and carries an ETag: a request naming that ETag in
   ``If-None-Match`` gets ``304 Not Modified``;
-- ``/``, linking one article, a contact page and a page under ``/private/``;
+- ``/``, linking one article, a stub, a contact page and a page under ``/private/``;
 - ``/news/<story>.html``, an article (a demo story, titled with the site's number);
-- ``/contact.html``, a page with one short line (the extractor calls it too short to be an article).
+- ``/news/2024/05/14/briefs-coming-soon.html`` (STUB), a page with one short line at an
+  article-shaped URL, and ``/contact.html``, the same line at a listing-shaped URL (the
+  extractor calls both too short to be an article).
 
 Every request is recorded as (site number, path, conditional, status).
 """
@@ -25,6 +27,7 @@ FIRST_LAST_OCTET = 2
 MAX_SITES = 250
 ROBOTS = b"User-agent: *\nDisallow: /private/\n"
 ROBOTS_ETAG = '"robots-1"'
+STUB = "/news/2024/05/14/briefs-coming-soon.html"
 CONTACT = (b'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Contact</title></head>'
            b"<body><h1>Contact us</h1><p>Write to the editor at the address below.</p></body></html>")
 
@@ -58,7 +61,8 @@ def _article(number: int) -> tuple[str, bytes]:
 def _home(number: int, article_path: str) -> bytes:
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Site {number}</title></head>'
             f'<body><h1>Site {number}</h1><ul><li><a href="{article_path}">Today\'s story</a></li>'
-            f'<li><a href="/contact.html">Contact</a></li><li><a href="/private/draft.html">Drafts</a></li>'
+            f'<li><a href="{STUB}">Briefs</a></li><li><a href="/contact.html">Contact</a></li>'
+            f'<li><a href="/private/draft.html">Drafts</a></li>'
             f"</ul></body></html>").encode("utf-8")
 
 
@@ -100,7 +104,7 @@ class ManySitesWeb:
         if path == "/robots.txt":
             headers = {"Content-Type": "text/plain", "ETag": ROBOTS_ETAG}
             return (304, headers, b"") if etag == ROBOTS_ETAG else (200, headers, ROBOTS)
-        pages = {"/": _home(number, article_path), article_path: article, "/contact.html": CONTACT,
+        pages = {"/": _home(number, article_path), article_path: article, STUB: CONTACT, "/contact.html": CONTACT,
                  "/private/draft.html": CONTACT}
         if path in pages:
             return 200, {"Content-Type": "text/html; charset=utf-8"}, pages[path]
