@@ -16,9 +16,10 @@ from scrapy.responsetypes import responsetypes
 
 from .counters import count
 from .incremental import ledger_for
+from .robots import ROBOTS_FILE_SOURCE
 from .state import CachedListing
 
-LISTING_SOURCES = ("feed", "sitemap", "robots")  # robots: the spider's robots.txt requests (robots.py)
+LISTING_SOURCES = ("feed", "sitemap", ROBOTS_FILE_SOURCE)  # robots.txt: the one download of it (robots.py)
 # Listing bodies above this size are not kept for 304 replay (so no validators are sent for them), bytes.
 MAX_CACHED_LISTING_BYTES = 4 * 1024 * 1024
 

@@ -3,7 +3,8 @@
 Site ``n`` listens on its own address (127.0.9.2, 127.0.9.3, ...; one port for all) and has:
 
 - ``/robots.txt``, which forbids ``/private/`` and carries an ETag: a request naming that ETag in
-  ``If-None-Match`` gets ``304 Not Modified``;
+  ``If-None-Match`` gets ``304 Not Modified`` (with ``robots_moved``, ``/robots.txt`` redirects to
+  ``/files/robots.txt``, which answers so);
 - ``/``, linking one article, a stub, a contact page and a page under ``/private/``;
 - ``/news/<story>.html``, an article (a demo story, titled with the site's number);
 - ``/news/2024/05/14/briefs-coming-soon.html`` (STUB), a page with one short line at an
@@ -27,6 +28,7 @@ FIRST_LAST_OCTET = 2
 MAX_SITES = 250
 ROBOTS = b"User-agent: *\nDisallow: /private/\n"
 ROBOTS_ETAG = '"robots-1"'
+REASONS = {200: "OK", 301: "Moved Permanently", 304: "Not Modified", 404: "Not Found"}
 STUB = "/news/2024/05/14/briefs-coming-soon.html"
 CONTACT = (b'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Contact</title></head>'
            b"<body><h1>Contact us</h1><p>Write to the editor at the address below.</p></body></html>")
@@ -69,6 +71,7 @@ def _home(number: int, article_path: str) -> bytes:
 @dataclass
 class ManySitesWeb:
     count: int
+    robots_moved: bool = False
     port: int = 0
     hits: list[Hit] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -86,8 +89,9 @@ class ManySitesWeb:
     def base(self, number: int) -> str:
         return f"http://{self.address(number)}:{self.port}"
 
-    def sites_config(self) -> list[dict]:
-        return [{"name": site_name(n), "start_urls": [self.base(n) + "/"], "max_depth": 1} for n in range(self.count)]
+    def sites_config(self, start_paths: tuple[str, ...] = ("/",)) -> list[dict]:
+        return [{"name": site_name(n), "start_urls": [self.base(n) + path for path in start_paths], "max_depth": 1}
+                for n in range(self.count)]
 
     def requested(self, path: str) -> list[Hit]:
         with self._lock:
@@ -101,7 +105,9 @@ class ManySitesWeb:
 
     def _reply(self, number: int, path: str, etag: str | None) -> tuple[int, dict, bytes]:
         article_path, article = _article(number)
-        if path == "/robots.txt":
+        if path == "/robots.txt" and self.robots_moved:
+            return 301, {"Location": "/files/robots.txt", "Content-Type": "text/plain"}, b""
+        if path == ("/files/robots.txt" if self.robots_moved else "/robots.txt"):
             headers = {"Content-Type": "text/plain", "ETag": ROBOTS_ETAG}
             return (304, headers, b"") if etag == ROBOTS_ETAG else (200, headers, ROBOTS)
         pages = {"/": _home(number, article_path), article_path: article, STUB: CONTACT, "/contact.html": CONTACT,
@@ -121,7 +127,7 @@ class ManySitesWeb:
                 status, headers, body = self._reply(number, path, etag)
                 with self._lock:
                     self.hits.append(Hit(number, path, bool(etag or fields.get("if-modified-since")), status))
-                lines = [f"HTTP/1.1 {status} {'OK' if status == 200 else 'Not Modified' if status == 304 else 'Not Found'}",
+                lines = [f"HTTP/1.1 {status} {REASONS[status]}",
                          *(f"{name}: {value}" for name, value in headers.items()), f"Content-Length: {len(body)}"]
                 writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body)
                 await writer.drain()

@@ -30,7 +30,7 @@ from ..incremental import ledger_for
 from ..items import PageItem
 from ..paths import DEFAULT_SITES, resolve, sites_source
 from ..render import RenderPlan
-from ..robots import ROBOTS_SOURCE, robots_txt_answered
+from ..robots import ROBOTS_SOURCE
 from ..sites import SiteConfig, SitesError, load_sites
 from ..timeslice import TimeSlice
 from ..urls import canonicalize
@@ -183,8 +183,10 @@ class NewsSpider(scrapy.Spider):
 
     def robots_request(self, site: SiteConfig, url: str):
         parts = urlsplit(url)
+        # answered by the robots.txt middleware's one download of the file, which follows redirects and
+        # retries itself (robots.py)
         meta = self._meta(site, ROBOTS_SOURCE, dont_obey_robotstxt=True, handle_httpstatus_all=True,
-                          newscrawl_host=parts.netloc)
+                          dont_redirect=True, dont_retry=True, newscrawl_host=parts.netloc)
         return scrapy.Request(f"{parts.scheme}://{parts.netloc}/robots.txt", callback=self.parse_robots,
                               errback=self.on_error, priority=ROBOTS_PRIORITY, meta=meta)
 
@@ -213,12 +215,6 @@ class NewsSpider(scrapy.Spider):
             self.held_start_pages.setdefault((site.name, urlsplit(request.url).netloc), []).append(request)
         return []
 
-    def _robots_answered(self, meta: dict, response=None) -> None:
-        """Tell the robots.txt middleware how this robots.txt request ended (it reads the host's rules
-        from this answer rather than fetching the file again); None: no answer came."""
-        if meta.get("newscrawl_source") == ROBOTS_SOURCE:
-            self.crawler.signals.send_catch_log(robots_txt_answered, host=meta["newscrawl_host"], response=response)
-
     def _release_start_pages(self, meta: dict) -> list:
         """The start pages held for the host of this robots.txt request (none for other requests)."""
         return self.held_start_pages.pop((meta.get("newscrawl_site"), meta.get("newscrawl_host")), [])
@@ -233,7 +229,6 @@ class NewsSpider(scrapy.Spider):
 
     def parse_robots(self, response):
         site = self._site(response)
-        self._robots_answered(response.meta, response)
         yield from self._release_start_pages(response.meta)
         if response.status != 200 or not isinstance(response, TextResponse):
             return
@@ -367,7 +362,6 @@ class NewsSpider(scrapy.Spider):
         counts as a response of the site (it is reachable)."""
         meta = failure.request.meta
         site = meta.get("newscrawl_site")
-        self._robots_answered(meta)
         if failure.check(IgnoreRequest) and not failure.check(HttpError):
             count(self.crawler.stats, "ignored", site)
             return self._release_start_pages(meta)
