@@ -355,7 +355,8 @@ class StateExtension:
         if isinstance(item, ArticleItem):
             self.ledger.release(item.canonical_url)
         elif isinstance(item, PageItem) and isinstance(exception, NotAnArticle) and is_dead_end(item, exception.reason):
-            requested = (response.meta.get("newscrawl_url_kind") or (item.url,))[0] if response is not None else item.url
+            meta = response.meta if response is not None else {}
+            requested = (meta.get("newscrawl_url_kind") or (item.url,))[0]  # the URL as the spider asked it
             self.ledger.remember_drop((requested, item.url), item.site, exception.reason)
 
     def engine_stopped(self) -> None:

@@ -36,7 +36,8 @@ class NotAnArticle(DropItem):
 def _drop(stats, site: str, reason: str, verdict: bool = False) -> DropItem:
     """The DropItem to raise for ``reason``, counted; ``verdict``: the page was judged no article."""
     count(stats, f"dropped/{reason}", site)
-    return NotAnArticle(reason) if verdict else DropItem(reason)  # logged with the URL and size (logformat.describe_item)
+    # logged with the URL and size (logformat.describe_item)
+    return NotAnArticle(reason) if verdict else DropItem(reason)
 
 
 def canonical_url_of(item: PageItem, result: ExtractResult) -> str:

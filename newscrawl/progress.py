@@ -141,7 +141,8 @@ def summary_json(summary: dict) -> str:
     lines), so 3.2 MB at 10,000 such sites."""
     head = [f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
             for key, value in summary.items() if key != "sites"]
-    sites = [f"    {json.dumps(name, ensure_ascii=False)}: {json.dumps(figures, ensure_ascii=False, separators=(',', ':'))}"
+    sites = [f"    {json.dumps(name, ensure_ascii=False)}: "
+             f"{json.dumps(figures, ensure_ascii=False, separators=(',', ':'))}"
              for name, figures in summary.get("sites", {}).items()]
     body = ",\n".join([*head, '  "sites": {' + ("\n" + ",\n".join(sites) + "\n  }" if sites else "}")])
     return "{\n" + body + "\n}\n"

@@ -265,7 +265,7 @@ class SqliteState:
         report_dropped_signatures(str(self.path), stale)
 
     def _load_filter(self, mib: float) -> KeyFilter:
-        """A filter holding every URL and band key in the file (~1 s per 2 million keys)."""
+        """A filter holding every URL, band and drop key in the file (~1 s per 2 million keys)."""
         loaded = KeyFilter(mib)
         for table in ("urls", "bands", "drops"):
             loaded.add(key for (key,) in self.db.execute(f"SELECT key FROM {table}"))
@@ -341,7 +341,8 @@ class SqliteState:
         key = url_key(url)
         if not self._may_hold_any((key,)):
             return False
-        return self.db.execute("SELECT 1 FROM drops WHERE key = ? AND dropped_at >= ?", (key, since)).fetchone() is not None
+        found = self.db.execute("SELECT 1 FROM drops WHERE key = ? AND dropped_at >= ?", (key, since)).fetchone()
+        return found is not None
 
     def add_drops(self, drops: Iterable[RememberedDrop], max_rows: int) -> int:
         """Remember ``drops`` (a URL dropped again gets its new time and reason), then forget the

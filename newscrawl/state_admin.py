@@ -2,7 +2,8 @@
 
     python -m newscrawl.state_admin info  [--state .newscrawl/state.sqlite | --redis-url URL]
     python -m newscrawl.state_admin check [--state PATH]
-    python -m newscrawl.state_admin prune --days 90 [--listing-cache-mib 32] [--drop-days 7] [--max-drops N] [--state PATH]
+    python -m newscrawl.state_admin prune --days 90 [--listing-cache-mib 32] [--drop-days 7] [--max-drops N]
+                                         [--state PATH]
     python -m newscrawl.state_admin reset [--state PATH | --redis-url URL [--prefix newscrawl]]
 
 ``check`` reads the whole SQLite file (SQLite's integrity check) and says

@@ -138,7 +138,8 @@ def test_the_ledger_writes_drops_in_batches_and_when_it_closes(tmp_path, monkeyp
     reopened = SqliteState(tmp_path / "state.sqlite")
     assert reopened.counts()["remembered_drops"] == 4  # canonical URLs: the tracking copy is the same key
     assert Ledger(reopened, _Stats(), 0.8, drop_memory=DropMemory(days=7)).is_remembered_drop("https://a.test/3.html")
-    assert not Ledger(reopened, _Stats(), 0.8, drop_memory=DropMemory(days=0)).is_remembered_drop("https://a.test/3.html")
+    forgetful = Ledger(reopened, _Stats(), 0.8, drop_memory=DropMemory(days=0))
+    assert not forgetful.is_remembered_drop("https://a.test/3.html")
 
 
 @pytest.mark.parametrize("reason, via, kind, remembered", [
