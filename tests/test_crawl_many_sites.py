@@ -61,7 +61,9 @@ def run(tmp_path_factory):
         assert done.returncode == 0, done.stderr[-3000:]
         summary = json.loads((workdir / "out.summary.json").read_text(encoding="utf-8"))
         check_calls = [int(line) for line in calls.read_text().split()] if calls.exists() else []
-        yield done.stderr, summary, (workdir / "out.summary.json"), check_calls, crawl_stats(done.stderr, workdir)
+        robots = len(web.requested("/robots.txt"))
+        stats = crawl_stats(done.stderr, workdir)
+        yield done.stderr, summary, (workdir / "out.summary.json"), check_calls, stats, robots
     finally:
         web.stop()
 
@@ -73,7 +75,7 @@ def test_the_log_stays_small(run):
 
 
 def test_the_stats_dump_leaves_the_per_site_counters_to_the_summary(run):
-    log, _, _, _, stats = run
+    log, _, _, _, stats, _ = run
     dump = log[log.index("Dumping Scrapy stats"):]
     assert "newscrawl/site/" in dump and f"counters of {SITES} site(s): in the site summary file" in dump
     assert "'newscrawl/site/site-" not in dump
@@ -81,7 +83,7 @@ def test_the_stats_dump_leaves_the_per_site_counters_to_the_summary(run):
 
 
 def test_the_summary_has_each_sites_figures_on_one_line(run):
-    _, summary, path, _, _ = run
+    _, summary, path, _, _, _ = run
     assert set(summary["sites"]) == {site_name(n) for n in range(SITES)}
     for figures in summary["sites"].values():
         assert figures["articles"] == 1 and figures["pages"] == 4 and figures["stopped"] == "exhausted"
@@ -92,7 +94,12 @@ def test_the_summary_has_each_sites_figures_on_one_line(run):
 
 
 def test_scrapys_callback_source_check_does_not_run_per_response(run):
-    _, summary, _, check_calls, _ = run
+    _, summary, _, check_calls, _, _ = run
     assert check_calls, "the counting hook did not load in the crawl process"
     assert summary["totals"]["pages"] == 4 * SITES
     assert max(check_calls) == 0
+
+
+def test_robots_txt_is_requested_once_per_site(run):
+    *_, robots = run
+    assert robots == SITES
