@@ -25,9 +25,19 @@ from .workers import WorkerPool
 logger = logging.getLogger(__name__)
 
 
-def _drop(stats, site: str, reason: str) -> DropItem:
+class NotAnArticle(DropItem):
+    """The page was judged no article (``reason``: the extractor's or the classifier's verdict)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _drop(stats, site: str, reason: str, verdict: bool = False) -> DropItem:
+    """The DropItem to raise for ``reason``, counted; ``verdict``: the page was judged no article."""
     count(stats, f"dropped/{reason}", site)
-    return DropItem(reason)  # logged with the URL and size (logformat.describe_item)
+    # logged with the URL and size (logformat.describe_item)
+    return NotAnArticle(reason) if verdict else DropItem(reason)
 
 
 def canonical_url_of(item: PageItem, result: ExtractResult) -> str:
@@ -161,7 +171,7 @@ class ExtractPipeline:
             self.templates.observe(item.site, item.url, item.body, item.encoding, result.method)
         reason = judge_page(result, item.url_kind, self.classify_options)
         if reason:
-            raise _drop(self.stats, item.site, reason)
+            raise _drop(self.stats, item.site, reason, verdict=True)
         return build_article(item, result)
 
 

@@ -55,7 +55,7 @@ def run(tmp_path_factory) -> FaultRun:
         lines = ledger.read_text(encoding="utf-8").splitlines() if ledger.exists() else []
         out = workdir / "out.jsonl"
         yield FaultRun(web, result.returncode, result.stderr, seconds, read_jsonl(out) if out.exists() else [],
-                       crawl_stats(result.stderr), [line for line in lines if not line.startswith("REFUSED ")],
+                       crawl_stats(result.stderr, workdir), [line for line in lines if not line.startswith("REFUSED ")],
                        [line.split(" ", 1)[1] for line in lines if line.startswith("REFUSED ")])
     finally:
         web.stop()
