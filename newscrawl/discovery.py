@@ -29,6 +29,7 @@ _FILE_EXTENSION_RE = re.compile(r"\.(?:%s)$" % "|".join(map(re.escape, IGNORED_E
 _NOT_PAGE_SCHEMES = ("javascript:", "mailto:", "tel:", "data:", "#", "sms:", "ftp:")
 # bytes of a page parsed between two looks at its links (lxml parses 256 KiB of links in ~30 ms)
 PARSE_CHUNK_BYTES = 256 * 1024
+_LINK_TAGS = frozenset({"a", "area", "link"})  # elements whose href page_links reads
 NEWS_PROBE_ENTRIES = 10  # sitemap entries looked at for the news extension before a sitemap is called plain
 
 
@@ -233,21 +234,40 @@ def page_links(body: bytes, encoding: str, base_url: str, max_length: int) -> It
     run, and a page of 750,000 links never becomes one tree. (Scrapy's LinkExtractor costs ~10 ms on a
     page with 100 links; a whole-page parse of a 13 MB list of links held the event loop 2.6 s.)
     """
-    parser = lxml.etree.HTMLPullParser(events=("end",), tag=("a", "area", "link"), encoding=encoding,
+    # No ``tag=`` filter: lxml's tag matcher keeps the parser and its document in a reference cycle (see
+    # _release), so every page walked stayed in memory a while (benchmarks/hostile_memory.py hrefs)
+    parser = lxml.etree.HTMLPullParser(events=("end",), encoding=encoding,
                                        remove_comments=True, remove_pis=True, no_network=True)
     seen: set[str] = set()
-    for start in range(0, len(body), PARSE_CHUNK_BYTES):
-        parser.feed(body[start:start + PARSE_CHUNK_BYTES])
+    try:
+        for start in range(0, len(body), PARSE_CHUNK_BYTES):
+            parser.feed(body[start:start + PARSE_CHUNK_BYTES])
+            yield from _read_links(parser, base_url, max_length, seen)
+        try:
+            parser.close()
+        except lxml.etree.LxmlError:
+            return
         yield from _read_links(parser, base_url, max_length, seen)
+    finally:  # also when the caller stops early (its budget spent)
+        _release(parser)
+
+
+def _release(parser) -> None:
+    """Close the pull parser and drop its unread events. While it is open or holds events, the parser
+    and its document refer to each other: their C memory (tree and input buffer, as large as the page)
+    would wait for a full garbage collection, which a crawl with a raised gc threshold seldom runs."""
     try:
         parser.close()
-    except lxml.etree.LxmlError:
-        return
-    yield from _read_links(parser, base_url, max_length, seen)
+    except lxml.etree.LxmlError:  # closed already, or nothing parsed
+        pass
+    for _ in parser.read_events():
+        pass
 
 
 def _read_links(parser, base_url: str, max_length: int, seen: set[str]) -> Iterator[PageLink | None]:
     for _, element in parser.read_events():
+        if element.tag not in _LINK_TAGS:
+            continue
         href = element.get("href")
         feed = element.tag == "link"
         skip = href is None or feed and not _announces_feed(element)
