@@ -147,17 +147,69 @@ def _atom_entries(root, base_url: str) -> Iterator[Entry]:
 
 
 def _json_feed(body: bytes, base_url: str) -> Listing:
+    """A JSON Feed whose items are parsed one at a time, as the caller reads them: a 900,000-item feed
+    never becomes 900,000 dicts at once (a whole-document parse of one took ~300 MB and held the event
+    loop for seconds, benchmarks/hostile_memory.py listing). Damage after the items begin ends the
+    entries there: the ones before it are kept."""
     try:
-        data = json.loads(body.decode("utf-8-sig"))
+        text = body.decode("utf-8-sig")
+        start = _json_items_start(text)
     except (ValueError, UnicodeDecodeError):
         return Listing("malformed")
-    items = data.get("items") if isinstance(data, dict) else None
-    if not isinstance(items, list):
+    if start is None:
         return Listing("malformed")
-    return Listing("jsonfeed", _json_entries(items, base_url))
+    return Listing("jsonfeed", _json_entries(_json_array_values(text, start), base_url))
 
 
-def _json_entries(items: list, base_url: str) -> Iterator[Entry]:
+_JSON = json.JSONDecoder()
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _json_skip_space(text: str, index: int) -> int:
+    return _JSON_SPACE.match(text, index).end()
+
+
+def _json_items_start(text: str) -> int | None:
+    """Where the values of the top-level object's ``items`` array begin (after its ``[``); None when the
+    document is no object or has no such array. Raises ValueError on bad JSON before it."""
+    index = _json_skip_space(text, 0)
+    if text[index:index + 1] != "{":
+        return None
+    index = _json_skip_space(text, index + 1)
+    while text[index:index + 1] == '"':
+        key, index = _JSON.raw_decode(text, index)
+        index = _json_skip_space(text, index)
+        if text[index:index + 1] != ":":
+            raise ValueError(f"':' expected at character {index}")
+        index = _json_skip_space(text, index + 1)
+        if key == "items":
+            return index + 1 if text[index:index + 1] == "[" else None
+        index = _json_skip_space(text, _JSON.raw_decode(text, index)[1])
+        if text[index:index + 1] != ",":
+            return None  # the object's end, or damage
+        index = _json_skip_space(text, index + 1)
+    return None
+
+
+def _json_array_values(text: str, index: int) -> Iterator[object]:
+    """The values of a JSON array from ``index`` (just after its ``[``), parsed one at a time, up to its
+    ``]`` or the first damage."""
+    index = _json_skip_space(text, index)
+    if text[index:index + 1] == "]":
+        return
+    while True:
+        try:
+            value, index = _JSON.raw_decode(text, index)
+        except ValueError:
+            return
+        yield value
+        index = _json_skip_space(text, index)
+        if text[index:index + 1] != ",":
+            return
+        index = _json_skip_space(text, index + 1)
+
+
+def _json_entries(items: Iterable[object], base_url: str) -> Iterator[Entry]:
     for item in items:
         if not isinstance(item, dict):
             continue

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import gc
+import json
+import tracemalloc
 
 import pytest
 
-from newscrawl.discovery import page_links
+from newscrawl.discovery import page_links, parse_feed
 
 
 @pytest.fixture
@@ -43,3 +45,39 @@ def test_a_walk_stopped_early_leaves_no_reference_cycle(saved_garbage):
     gc.collect()
     left = sorted({type(obj).__module__ + "." + type(obj).__qualname__ for obj in saved_garbage})
     assert not [name for name in left if name.startswith("lxml.")], left
+
+
+def json_feed(items: list, **extra) -> bytes:
+    return json.dumps({"version": "https://jsonfeed.org/version/1.1", "title": "F", **extra, "items": items}).encode()
+
+
+def test_a_json_feed_is_read_one_item_at_a_time():
+    """Reading the first entries of a 200,000-item feed costs about the size of the document, not the
+    dicts of every item (a whole-document parse: ~8 times the document)."""
+    body = json_feed([{"id": str(i), "url": f"/f/{i}", "title": "t"} for i in range(200_000)])
+    tracemalloc.start()
+    try:
+        listing = parse_feed(body, "http://news.example/")
+        entries = iter(listing.entries)
+        first = [next(entries).url for _ in range(3)]
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert listing.kind == "jsonfeed"
+    assert first == ["http://news.example/f/0", "http://news.example/f/1", "http://news.example/f/2"]
+    assert peak < 2 * len(body), (peak, len(body))
+    assert sum(1 for _ in entries) == 200_000 - 3
+
+
+def test_a_damaged_json_feed_keeps_the_items_before_the_damage():
+    body = json_feed([{"url": "/a"}, {"url": "/b", "date_published": "2024-05-01T10:00:00Z"}, {"url": "/c"}],
+                     description={"nested": ["items", {"items": 1}]})
+    listing = parse_feed(body[:body.rindex(b'{"url": "/c"')] + b'{"url": "/c', "http://news.example/")
+    assert [(entry.url, entry.published) for entry in listing.entries] == [
+        ("http://news.example/a", None), ("http://news.example/b", "2024-05-01T10:00:00+00:00")]
+
+
+@pytest.mark.parametrize("body", [b'{"title": "F"}', b'{"title": "F", "items": {"url": "/a"}}', b"[1, 2]",
+                                  b'{"title": "F" "items": []}', b'{"title": [1, 2, "items": []}'])
+def test_json_feeds_without_an_items_array_are_malformed(body):
+    assert parse_feed(body, "http://news.example/").kind == "malformed"
