@@ -49,6 +49,7 @@ class Listing:
     kind: str
     entries: Iterable[Entry] = field(default_factory=list)  # lazy: read once
     news: bool = False
+    damaged: bool = False  # set when reading the entries met damage (a JSON Feed cut short): the rest is lost
 
     @property
     def is_index(self) -> bool:
@@ -158,7 +159,9 @@ def _json_feed(body: bytes, base_url: str) -> Listing:
         return Listing("malformed")
     if start is None:
         return Listing("malformed")
-    return Listing("jsonfeed", _json_entries(_json_array_values(text, start), base_url))
+    listing = Listing("jsonfeed")
+    listing.entries = _json_entries(_json_array_values(text, start, listing), base_url)
+    return listing
 
 
 _JSON = json.JSONDecoder()
@@ -191,9 +194,9 @@ def _json_items_start(text: str) -> int | None:
     return None
 
 
-def _json_array_values(text: str, index: int) -> Iterator[object]:
+def _json_array_values(text: str, index: int, listing: Listing) -> Iterator[object]:
     """The values of a JSON array from ``index`` (just after its ``[``), parsed one at a time, up to its
-    ``]`` or the first damage."""
+    ``]`` or the first damage (then ``listing.damaged``)."""
     index = _json_skip_space(text, index)
     if text[index:index + 1] == "]":
         return
@@ -201,10 +204,12 @@ def _json_array_values(text: str, index: int) -> Iterator[object]:
         try:
             value, index = _JSON.raw_decode(text, index)
         except ValueError:
+            listing.damaged = True
             return
         yield value
         index = _json_skip_space(text, index)
         if text[index:index + 1] != ",":
+            listing.damaged = text[index:index + 1] != "]"
             return
         index = _json_skip_space(text, index + 1)
 

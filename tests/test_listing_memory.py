@@ -7,7 +7,10 @@ import tracemalloc
 
 import pytest
 
+from hostileweb import links_page, start_site
+from mockweb import needs_loopback
 from newscrawl.discovery import page_links, parse_feed
+from test_crawl_hostile import run
 
 
 @pytest.fixture
@@ -73,11 +76,41 @@ def test_a_damaged_json_feed_keeps_the_items_before_the_damage():
     body = json_feed([{"url": "/a"}, {"url": "/b", "date_published": "2024-05-01T10:00:00Z"}, {"url": "/c"}],
                      description={"nested": ["items", {"items": 1}]})
     listing = parse_feed(body[:body.rindex(b'{"url": "/c"')] + b'{"url": "/c', "http://news.example/")
+    assert not listing.damaged
     assert [(entry.url, entry.published) for entry in listing.entries] == [
         ("http://news.example/a", None), ("http://news.example/b", "2024-05-01T10:00:00+00:00")]
+    assert listing.damaged
+
+
+def test_a_whole_json_feed_is_not_damaged():
+    listing = parse_feed(json_feed([{"url": "/a"}, {"url": "/b"}], home_page_url="/"), "http://news.example/")
+    assert [entry.url for entry in listing.entries] == ["http://news.example/a", "http://news.example/b"]
+    assert not listing.damaged
 
 
 @pytest.mark.parametrize("body", [b'{"title": "F"}', b'{"title": "F", "items": {"url": "/a"}}', b"[1, 2]",
                                   b'{"title": "F" "items": []}', b'{"title": [1, 2, "items": []}'])
 def test_json_feeds_without_an_items_array_are_malformed(body):
     assert parse_feed(body, "http://news.example/").kind == "malformed"
+
+
+@needs_loopback
+def test_a_crawl_follows_the_items_before_a_json_feed_is_cut_short(tmp_path):
+    site = start_site(190)
+    try:
+        paths = [f"/news/2024/05/0{day}/story-{day}.html" for day in (1, 2, 3)]
+        for day, path in enumerate(paths, 1):
+            site.add_article(path, f"Story {day}", day)
+        body = json_feed([{"id": str(i), "url": path} for i, path in enumerate(paths)])
+        site.add_page("/feed.json", body[:body.index(paths[2].encode()) + 9], "application/feed+json")
+        site.add_page("/", links_page([]))
+        code, stderr, stats, articles = run(tmp_path, [{"name": "cut-gazette", "start_urls": [f"{site.base}/"],
+                                                        "feeds": [f"{site.base}/feed.json"]}])
+        requested = site.paths()
+    finally:
+        site.server.shutdown()
+        site.server.server_close()
+    assert code == 0, stderr[-3000:]
+    assert stats["newscrawl/site/cut-gazette/errors/malformed_feed"] == 1
+    assert [path for path in paths if path in requested] == paths[:2]
+    assert sorted(article["title"] for article in articles) == ["Story 1", "Story 2"]
