@@ -2,7 +2,8 @@
 
 XML is parsed with entities unresolved, no network and no huge trees, so an
 entity bomb or a remote DTD never expands. Parsers return small dataclasses;
-a malformed document gives ``kind == "malformed"`` and no entries. Entries and
+a malformed document gives ``kind == "malformed"`` and no entries (a JSON Feed
+cut short after its items begin: those before the damage, then ``damaged``). Entries and
 page links are produced lazily, one at a time: a caller that has what it needs
 (its site's page budget spent) leaves the rest of a 900,000-entry feed unread.
 """
