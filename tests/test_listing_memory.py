@@ -1,4 +1,4 @@
-"""Memory of the listing walks: what a walked page leaves behind once its links are read."""
+"""Memory of the listing walks: what a walked page leaves behind, and JSON Feeds read one item at a time."""
 from __future__ import annotations
 
 import gc
