@@ -254,6 +254,8 @@ class NewsSpider(scrapy.Spider):
         async for request in self._follow(site, listing.entries, lambda entry: self.page_request(
                 site, entry.url, 1, "feed", (entry.published, entry.title))):
             yield request
+        if listing.damaged:  # the entries before the damage were followed
+            count(self.crawler.stats, "errors/malformed_feed", site.name)
 
     async def parse_sitemap(self, response):
         """Schedule the pages (or, for an index, the sitemaps) a sitemap lists.
