@@ -378,9 +378,20 @@ DEFAULT_OPTIONS = ExtractOptions()
 _OPTION_NAMES = frozenset(f.name for f in fields(ExtractOptions))
 
 
-def make_options(**overrides) -> ExtractOptions:
-    """Defaults with keyword overrides; an unknown name raises TypeError naming it."""
+def make_options(base: ExtractOptions | None = None, /, **overrides) -> ExtractOptions:
+    """``base`` (default: the defaults) with keyword overrides; an unknown name raises TypeError naming it.
+
+    >>> make_options(min_article_chars=80).min_article_chars
+    80
+    >>> make_options(min_article_char=80)
+    Traceback (most recent call last):
+    TypeError: unknown extract option(s): min_article_char
+    """
+    if base is None:
+        base = DEFAULT_OPTIONS
+    elif not isinstance(base, ExtractOptions):
+        raise TypeError(f"extract options must be an ExtractOptions, not {type(base).__name__}")
     unknown = sorted(set(overrides) - _OPTION_NAMES)
     if unknown:
         raise TypeError(f"unknown extract option(s): {', '.join(unknown)}")
-    return replace(DEFAULT_OPTIONS, **overrides) if overrides else DEFAULT_OPTIONS
+    return replace(base, **overrides) if overrides else base
