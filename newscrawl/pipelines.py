@@ -96,12 +96,15 @@ class ExtractPipeline:
         settings = crawler.settings
         if not settings.getbool("NEWSCRAWL_EXTRACT_ENABLED", True):
             raise NotConfigured
+        extract_options = make_options(**settings.getdict("NEWSCRAWL_EXTRACT_OPTIONS"))
+        link_density = settings.get("NEWSCRAWL_MAX_LINK_DENSITY")   # None: the extractor's cut-off
         options = ClassifyOptions(
-            max_link_density=settings.getfloat("NEWSCRAWL_MAX_LINK_DENSITY", ClassifyOptions.max_link_density),
+            max_link_density=extract_options.max_article_link_density if link_density is None
+            else float(link_density),
             min_unknown_chars=settings.getint("NEWSCRAWL_MIN_UNKNOWN_CHARS", ClassifyOptions.min_unknown_chars),
         )
         workers = worker_count(settings.getint("NEWSCRAWL_EXTRACT_WORKERS", -1))
-        pipeline = cls(crawler.stats, options, make_options(**settings.getdict("NEWSCRAWL_EXTRACT_OPTIONS")), workers,
+        pipeline = cls(crawler.stats, options, extract_options, workers,
                        fingerprints=settings.getbool("NEWSCRAWL_STATE_ENABLED", True))
         pipeline.templates = site_templates_from_settings(settings, crawler.stats)
         return pipeline

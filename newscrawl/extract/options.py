@@ -296,7 +296,9 @@ class ExtractOptions:
     # Body length (weighted chars) and paragraph count at which the article score saturates.
     confident_article_chars: int = 1000
     confident_article_paragraphs: int = 4
-    # The chosen content is a link list, not an article, above this link density,
+    # The chosen content is a link list, not an article, above this link density (link chars / text
+    # chars; link lists of the mock and demo sites are > 0.7, article pages < 0.3 with their
+    # navigation). Also the crawl's list-page cut-off (newscrawl.classify.ClassifyOptions),
     max_article_link_density: float = 0.5
     # or with at least list_min_links links and a link density above list_link_density
     # (a section page of headline + teaser items).
