@@ -72,7 +72,7 @@ class RenderPlan:
         context = {"user_agent": settings.get("USER_AGENT"), "service_workers": "block", "java_script_enabled": True}
         return cls(modes=MappingProxyType(modes), browser_path=path, browser_found=found,
                    wait_until=settings.get("NEWSCRAWL_RENDER_WAIT_UNTIL", "load"),
-                   settle_ms=settings.getint("NEWSCRAWL_RENDER_SETTLE_MS", 0),
+                   settle_ms=settings.getint("NEWSCRAWL_RENDER_SETTLE_MS"),   # declared in settings.py
                    quiet_ms=settings.getint("NEWSCRAWL_RENDER_QUIET_MS", DEFAULT_QUIET_MS),
                    context_options=MappingProxyType({k: v for k, v in context.items() if v is not None}))
 
