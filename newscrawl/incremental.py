@@ -36,8 +36,8 @@ from .counters import count
 from .fingerprint import NEAR_DUPLICATE_JACCARD, Fingerprint, fingerprint_text
 from .keyfilter import DEFAULT_FILTER_MIB
 from .items import ArticleItem
-from .jsonl import repair_output
 from .lock import acquire, lock_path_for
+from .output_repair import repair_output
 from .paths import resolve
 from .stops import OUTPUT_ERROR, stopped
 from .clock import utc_now
