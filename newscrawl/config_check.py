@@ -119,7 +119,7 @@ def _redis_problem(value) -> str | None:
     if parts.scheme not in REDIS_SCHEMES or (parts.scheme != "unix" and not parts.hostname):
         return f"setting REDIS_URL: expected redis://host:port/db (or rediss://, unix://), got {value!r}"
     try:
-        parts.port
+        parts.port  # noqa: B018 - reading the port is what checks it
     except ValueError:
         return f"setting REDIS_URL: bad port in {value!r}"
     database = parts.path.strip("/")
