@@ -39,6 +39,7 @@ def _site(web) -> dict:
     ("NEWSCRAWL_NEAR_DUPLICATE_JACCARD", "1.5", "setting NEWSCRAWL_NEAR_DUPLICATE_JACCARD: expected a number > 0.0"),
     ("ROBOTSTXT_OBEY", "perhaps", "setting ROBOTSTXT_OBEY: expected True/False or 1/0, got 'perhaps'"),
     ("NEWSCRAWL_RETRY_AFTER_MAX", "-1", "setting NEWSCRAWL_RETRY_AFTER_MAX: expected a number >= 0.0"),
+    ("NEWSCRAWL_MAX_LINK_DENSITY", "half", "setting NEWSCRAWL_MAX_LINK_DENSITY: expected a number, got 'half'"),
     ("NEWSCRAWL_EXTRACT_OPTIONS", '{"min_article_char": 100}',
      "setting NEWSCRAWL_EXTRACT_OPTIONS: unknown extractor option 'min_article_char'"),
     ("NEWSCRAWL_EXTRACT_OPTIONS", '{"min_article_chars": "lots"}',
