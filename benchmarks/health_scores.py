@@ -62,7 +62,8 @@ def main() -> int:
     rng = random.Random(1)
     for recent, usual in GROUPS:
         found = falls(scores, recent, usual, options.draws, rng)
-        at = lambda share: found[min(len(found) - 1, int(share * len(found)))]  # noqa: E731
+        def at(share: float, found: list[float] = found) -> float:
+            return found[min(len(found) - 1, int(share * len(found)))]
         beyond = sum(1 for fall in found if fall >= threshold) / len(found)
         print(f"{recent} recent vs {usual} usual articles: fall p99 {at(0.99):.3f}, p99.9 {at(0.999):.3f}; "
               f"falls of {threshold:g} or more: {beyond:.4%} of {len(found):,} draws")

@@ -34,6 +34,7 @@ FLOAT_SETTINGS = {
     "NEWSCRAWL_NEAR_DUPLICATE_JACCARD": (0.0, 1.0, False), "NEWSCRAWL_REDIS_IDLE_SECONDS": (0.0, None, False),
     "NEWSCRAWL_RETRY_AFTER_MAX": (0.0, None, True), "NEWSCRAWL_SHUTDOWN_GRACE_SECONDS": (0.0, None, True),
     "NEWSCRAWL_LISTING_CACHE_MIB": (0.0, None, True), "NEWSCRAWL_REMEMBER_DROPS_DAYS": (0.0, None, True),
+    "NEWSCRAWL_MAX_LINK_DENSITY": (0.0, 1.0, True),
 }
 BOOL_SETTINGS = ("ROBOTSTXT_OBEY", "AUTOTHROTTLE_ENABLED", "NEWSCRAWL_STATE_ENABLED", "NEWSCRAWL_STRIP_ENABLED",
                  "NEWSCRAWL_EXTRACT_ENABLED", "NEWSCRAWL_DURABLE_JSONL", "NEWSCRAWL_TEMPLATES_ENABLED",
@@ -120,7 +121,7 @@ def _redis_problem(value) -> str | None:
     if parts.scheme not in REDIS_SCHEMES or (parts.scheme != "unix" and not parts.hostname):
         return f"setting REDIS_URL: expected redis://host:port/db (or rediss://, unix://), got {value!r}"
     try:
-        parts.port
+        parts.port  # noqa: B018 - reading the port is what checks it
     except ValueError:
         return f"setting REDIS_URL: bad port in {value!r}"
     database = parts.path.strip("/")

@@ -42,12 +42,7 @@ POST_ID_QUERY_RE = re.compile(r"^p=\d{3,}$")
 DIGITS_RE = re.compile(r"\d+")
 
 # --- page signals ----------------------------------------------------------
-# schema.org types that name one story.
-ARTICLE_SCHEMA_TYPES = frozenset({
-    "newsarticle", "article", "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle",
-    "backgroundnewsarticle", "reviewnewsarticle", "blogposting", "liveblogposting", "report",
-    "scholarlyarticle", "techarticle",
-})
+# (schema.org types of one story: newscrawl.extract.patterns.ARTICLE_SCHEMA_TYPES, shared with the extractor)
 # schema.org types of pages that list or describe rather than tell.
 LIST_SCHEMA_TYPES = frozenset({
     "collectionpage", "itemlist", "searchresultspage", "profilepage", "aboutpage", "contactpage",

@@ -46,8 +46,8 @@ from .crawl_patterns import LISTED_VIA, REMEMBERED_DROP_REASONS
 from .fingerprint import NEAR_DUPLICATE_JACCARD, Fingerprint, fingerprint_text
 from .keyfilter import DEFAULT_FILTER_MIB
 from .items import ArticleItem, PageItem
-from .jsonl import repair_output
 from .lock import acquire, lock_path_for
+from .output_repair import repair_output
 from .paths import resolve
 from .pipelines import NotAnArticle
 from .stops import OUTPUT_ERROR, stopped

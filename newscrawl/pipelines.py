@@ -14,8 +14,10 @@ from scrapy.utils.reactor import is_asyncio_reactor_installed
 
 from .classify import ClassifyOptions, judge_page
 from .counters import count
-from .extract import fastwalk
+from .extract import ExtractOptions, fastwalk
+from .extract.options import make_options
 from .extract.result import ExtractResult
+from .extract.template import SiteTemplate
 from .extract_jobs import run_extract, run_extract_and_fingerprint, warm_up
 from .items import ArticleItem, PageItem
 from .templates import SiteTemplates, site_templates_from_settings
@@ -90,7 +92,7 @@ class ExtractPipeline:
 
     templates: SiteTemplates | None = None
 
-    def __init__(self, stats, classify_options: ClassifyOptions, extract_options: dict, workers: int = 0,
+    def __init__(self, stats, classify_options: ClassifyOptions, extract_options: ExtractOptions, workers: int = 0,
                  fingerprints: bool = False):
         self.stats = stats
         self.classify_options = classify_options
@@ -104,12 +106,15 @@ class ExtractPipeline:
         settings = crawler.settings
         if not settings.getbool("NEWSCRAWL_EXTRACT_ENABLED", True):
             raise NotConfigured
+        extract_options = make_options(**settings.getdict("NEWSCRAWL_EXTRACT_OPTIONS"))
+        link_density = settings.get("NEWSCRAWL_MAX_LINK_DENSITY")   # None: the extractor's cut-off
         options = ClassifyOptions(
-            max_link_density=settings.getfloat("NEWSCRAWL_MAX_LINK_DENSITY", ClassifyOptions.max_link_density),
+            max_link_density=extract_options.max_article_link_density if link_density is None
+            else float(link_density),
             min_unknown_chars=settings.getint("NEWSCRAWL_MIN_UNKNOWN_CHARS", ClassifyOptions.min_unknown_chars),
         )
         workers = worker_count(settings.getint("NEWSCRAWL_EXTRACT_WORKERS", -1))
-        pipeline = cls(crawler.stats, options, settings.getdict("NEWSCRAWL_EXTRACT_OPTIONS"), workers,
+        pipeline = cls(crawler.stats, options, extract_options, workers,
                        fingerprints=settings.getbool("NEWSCRAWL_STATE_ENABLED", True))
         pipeline.templates = site_templates_from_settings(settings, crawler.stats)
         return pipeline
@@ -141,7 +146,8 @@ class ExtractPipeline:
         if self.pool is not None:
             return self._extract_in_pool(item)
         try:
-            result = run_extract(item.body, item.url, item.encoding, item.fetched_at, self._options_for(item))
+            result = run_extract(item.body, item.url, item.encoding, item.fetched_at, self.extract_options,
+                                 self._template_for(item))
         except Exception:
             logger.exception("extractor failed on %s", item.url)
             raise _drop(self.stats, item.site, "extract_error") from None
@@ -151,7 +157,7 @@ class ExtractPipeline:
         job = run_extract_and_fingerprint if self.fingerprints else run_extract
         try:
             outcome = await self.pool.submit(job, item.body, item.url, item.encoding, item.fetched_at,
-                                             self._options_for(item))
+                                             self.extract_options, self._template_for(item))
         except Exception:
             logger.exception("extractor failed on %s", item.url)
             raise _drop(self.stats, item.site, "extract_error") from None
@@ -162,9 +168,8 @@ class ExtractPipeline:
         article.text_fingerprint = fingerprint  # not a field, so not exported; read by the incremental ledger
         return article
 
-    def _options_for(self, item: PageItem) -> dict:
-        template = self.templates.template_for(item.site, item.url) if self.templates else None
-        return {**self.extract_options, "template": template} if template else self.extract_options
+    def _template_for(self, item: PageItem) -> SiteTemplate | None:
+        return self.templates.template_for(item.site, item.url) if self.templates else None
 
     def _judge(self, item: PageItem, result: ExtractResult) -> ArticleItem:
         if self.templates is not None and result.is_article:   # list pages teach no article template

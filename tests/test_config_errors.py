@@ -41,6 +41,7 @@ def _site(web) -> dict:
     ("NEWSCRAWL_RETRY_AFTER_MAX", "-1", "setting NEWSCRAWL_RETRY_AFTER_MAX: expected a number >= 0.0"),
     ("NEWSCRAWL_REMEMBER_DROPS_DAYS", "a week", "setting NEWSCRAWL_REMEMBER_DROPS_DAYS: expected a number, got"),
     ("NEWSCRAWL_MAX_REMEMBERED_DROPS", "0", "setting NEWSCRAWL_MAX_REMEMBERED_DROPS: expected an integer >= 1, got 0"),
+    ("NEWSCRAWL_MAX_LINK_DENSITY", "half", "setting NEWSCRAWL_MAX_LINK_DENSITY: expected a number, got 'half'"),
     ("NEWSCRAWL_EXTRACT_OPTIONS", '{"min_article_char": 100}',
      "setting NEWSCRAWL_EXTRACT_OPTIONS: unknown extractor option 'min_article_char'"),
     ("NEWSCRAWL_EXTRACT_OPTIONS", '{"min_article_chars": "lots"}',

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from faultweb import SLOW_SECONDS, FaultWeb
+from faultweb import FaultWeb
 from mockweb import crawl_stats, needs_loopback, read_jsonl
 from newscrawl.demo import crawl, write_sites_file
 

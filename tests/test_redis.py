@@ -20,10 +20,7 @@ import redis
 from incremental_web import IncrementalWeb, kill_group, loopback_port_free, start_crawl
 from mockweb import needs_loopback
 from newscrawl.demo import write_sites_file
-from newscrawl.demo.stories import HARBOR
-from newscrawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
 from newscrawl.redis_support import RedisState
-from newscrawl.state import ArticleRecord
 
 pytestmark = [needs_loopback, pytest.mark.needs_redis]
 

@@ -12,7 +12,8 @@ __all__ = ["Finding", "HealthOptions", "Inputs", "Report", "Run", "SiteHealth", 
            "judge_sites", "read_inputs", "render_report", "build_report"]
 
 
-def build_report(inputs: Inputs, options: HealthOptions = HealthOptions()) -> Report:
+def build_report(inputs: Inputs, options: HealthOptions | None = None) -> Report:
     """Judge every site of ``inputs`` (the state's last-article times preferred to the runs')."""
+    options = options or HealthOptions()
     last_articles = inputs.state.last_article if inputs.state else None
     return Report(inputs, judge_sites(inputs.runs, options, last_articles), options)

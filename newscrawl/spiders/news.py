@@ -21,11 +21,10 @@ from scrapy.utils.response import get_base_url
 from ..classify import ARTICLE, classify_url
 from ..clock import utc_now
 from ..counters import SITE_PREFIX, count
-from ..crawl_patterns import FEED_LINK_TYPES, LISTED_VIA
+from ..crawl_patterns import LISTED_VIA
 from ..discovery import maybe_gunzip, page_links, parse_feed, parse_sitemap, sitemaps_from_robots
 from ..failures import failure_kind, got_response
 from ..frontier import FrontierLimits, SiteFrontier
-from ..http_limits import ResponseHeadersTooLarge
 from ..incremental import ledger_for
 from ..items import PageItem
 from ..paths import DEFAULT_SITES, resolve, sites_source
