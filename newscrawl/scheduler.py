@@ -101,6 +101,7 @@ def memory_first(disk_class: type) -> type:
             return len(self.memory) + (len(self.disk) if self.disk is not None else 0)
 
     MemoryFirstQueue.__name__ = MemoryFirstQueue.__qualname__ = f"MemoryFirst{disk_class.__name__}"
+    MemoryFirstQueue.disk_class = disk_class  # newscrawl.hostqueue stores the standard ones in one file
     return MemoryFirstQueue
 
 

@@ -102,6 +102,9 @@ NEWSCRAWL_GC_THRESHOLD = 10_000
 ADDONS = {"newscrawl.redis_support.RedisAddon": 0}  # with REDIS_URL: scrapy-redis scheduler and dupefilter
 DUPEFILTER_CLASS = "newscrawl.dupefilter.DiskDupeFilter"  # on disk: memory stays flat on long crawls
 SCHEDULER = "newscrawl.scheduler.SpillingScheduler"  # pending requests on disk, also without JOBDIR
+# Hosts and priority levels take turns at a constant cost per request, and a disk queue is one file
+# (newscrawl/hostqueue.py); Scrapy's DownloaderAwarePriorityQueue scans every host per request
+SCHEDULER_PRIORITY_QUEUE = "newscrawl.hostqueue.HostTurnsQueue"
 NEWSCRAWL_SPILL_QUEUE = True  # False: Scrapy's in-memory queue when there is no JOBDIR
 
 # Scrapy's "Crawled" / "Scraped from" messages skipped below LOG_LEVEL instead of built and discarded
