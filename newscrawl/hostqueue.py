@@ -10,13 +10,16 @@ a few thousand hosts.
 :class:`HostTurnsQueue` keeps the same per-host order (higher priority first,
 then Scrapy's LIFO / FIFO of the disk and start queues), but:
 
-- hosts wait in a ring per priority level and take turns; a pop looks at no more
-  than BUSY_PROBES hosts of a ring, skipping those whose download slot is full,
-  so its cost does not grow with the number of hosts;
-- priority levels take turns too, across hosts: a host whose feed was read gets
-  its articles fetched while other hosts' feeds and sitemaps still wait, instead
-  of every listing of every site first (within one host, listings still go
-  before its pages);
+- hosts wait in a ring per priority level, in the order they arrived; a pop takes
+  the host in front, which stays in front until its download slot is full. A full
+  host is parked (out of the ring) and goes back to the front when one of its
+  requests leaves the downloader (Scrapy's ``request_left_downloader`` signal).
+  Each pop, park and return is O(1), whatever the number of hosts, and sites finish
+  their listings one after the other instead of all together;
+- priority levels take turns, across hosts: a host whose feed was read gets its
+  articles fetched while other hosts' feeds and sitemaps still wait, instead of
+  every listing of every site first (within one host, listings still go before
+  its pages), so articles are written from the first seconds of a broad crawl;
 - on disk (``JOBDIR``, or the temporary queue of ``newscrawl.scheduler``) all
   hosts' requests are rows of one SQLite file (:class:`SqliteRequestStore`): a
   fixed number of open files whatever the number of hosts.
@@ -35,14 +38,12 @@ from itertools import chain
 from pathlib import Path
 
 from queuelib import queue as queuelib_queue
+from scrapy import signals
 from scrapy.pqueues import ScrapyPriorityQueue, _path_safe
 from scrapy.utils.request import request_from_dict
 
 logger = logging.getLogger(__name__)
 
-# Hosts of one ring a pop looks at before it gives up finding one whose download slot has room. At
-# CONCURRENT_REQUESTS_PER_DOMAIN of 2 and 10,000 hosts at most a few percent are full at any time.
-BUSY_PROBES = 8
 # Queue writes grouped in one SQLite transaction (the queue is rebuilt from scratch after a crash,
 # newscrawl.resume, so it is committed for speed, not durability)
 WRITES_PER_COMMIT = 500
@@ -167,7 +168,7 @@ class _PerHostQueues:
 
 
 class HostTurnsQueue:
-    """``SCHEDULER_PRIORITY_QUEUE``: hosts and priority levels take turns, O(1) per request (module doc)."""
+    """``SCHEDULER_PRIORITY_QUEUE``: hosts in arrival order, a full host parked, levels taking turns (module doc)."""
 
     @classmethod
     def from_crawler(cls, crawler, downstream_queue_cls, key: str, startprios=None, *, start_queue_cls=None):
@@ -183,19 +184,21 @@ class HostTurnsQueue:
             saved = startprios if isinstance(startprios, dict) else None
             self.store = _PerHostQueues(crawler, downstream_queue_cls, key, start_queue_cls, saved)
         self.heads: dict[str, int] = {}  # host -> rank of its next request
-        self.sizes: dict[str, int] = {}  # host -> waiting requests
         # priority level (rank // 2) -> (host, token) of hosts whose next request has that level; an entry
         # counts only while its token is the host's: a host is in one ring once, older entries go stale
         self.rings: dict[int, deque[tuple[str, int]]] = {}
         self.tokens: dict[str, int] = {}
         self.issued = 0  # tokens handed out
-        self.turn = 0  # which priority level goes next
+        # hosts taken out of their ring while their download slot is full; at most one per request in
+        # the downloader, so their number is bounded by CONCURRENT_REQUESTS, not by the hosts
+        self.parked: set[str] = set()
+        self.turn = 0  # which priority level goes first
         self.total = 0
         for slot, (rank, size) in self.store.saved_slots().items():
-            self.sizes[slot] = size
             self.heads[slot] = rank
             self._enter_ring(slot)
             self.total += size
+        crawler.signals.connect(self.request_left_downloader, signal=signals.request_left_downloader)
 
     # --- the downloader -------------------------------------------------------------------------
 
@@ -203,73 +206,95 @@ class HostTurnsQueue:
         return self.crawler.engine.downloader.get_slot_key(request)
 
     def _has_room(self, slot: str) -> bool:
+        """Whether the host's download slot would start another request now. Counted from its
+        queue and transfers (a request leaving the downloader is out of them before it says so)."""
         download_slot = self.crawler.engine.downloader.slots.get(slot)
-        return download_slot is None or len(download_slot.active) < download_slot.concurrency
+        if download_slot is None:
+            return True
+        return len(download_slot.queue) + len(download_slot.transferring) < download_slot.concurrency
+
+    def request_left_downloader(self, request, spider=None) -> None:
+        """A host whose download slot has room again goes back to the front of its ring."""
+        if self.parked:
+            slot = self._slot_key(request)
+            if slot in self.parked and self._has_room(slot):
+                self._enter_ring(slot, front=True)
 
     # --- rings ----------------------------------------------------------------------------------
 
-    def _enter_ring(self, slot: str) -> None:
-        """Put ``slot`` at the back of the ring of its next request's level (any older entry goes stale)."""
+    def _enter_ring(self, slot: str, front: bool = False) -> None:
+        """Put ``slot`` in the ring of its next request's level (any older entry goes stale)."""
+        self.parked.discard(slot)
         self.issued += 1
         self.tokens[slot] = self.issued
-        self.rings.setdefault(self.heads[slot] // 2, deque()).append((slot, self.issued))
+        ring = self.rings.setdefault(self.heads[slot] // 2, deque())
+        (ring.appendleft if front else ring.append)((slot, self.issued))
 
-    def _next_entry(self, ring: deque) -> str | None:
+    def _valid_front(self, ring: deque) -> str | None:
         """Remove stale entries from the front of ``ring``; the host in front, or None."""
         while ring and self.tokens.get(ring[0][0]) != ring[0][1]:
             ring.popleft()
         return ring[0][0] if ring else None
 
+    def _ready_front(self, level: int) -> str | None:
+        """The first host of ``level``'s ring with room in its download slot; full ones are parked."""
+        ring = self.rings[level]
+        while (slot := self._valid_front(ring)) is not None:
+            if self._has_room(slot):
+                return slot
+            ring.popleft()
+            del self.tokens[slot]
+            self.parked.add(slot)
+        return None
+
     def push(self, request) -> None:
         slot = self._slot_key(request)
         rank = 2 * -request.priority + (1 if request.meta.get("is_start_request") else 0)
         self.store.push(slot, rank, request)  # may raise ValueError (not serializable): nothing changed then
-        self.sizes[slot] = self.sizes.get(slot, 0) + 1
         self.total += 1
         head = self.heads.get(slot)
         if head is None or rank < head:
             self.heads[slot] = rank
-            if head is None or head // 2 != rank // 2:
+            if slot not in self.parked and (head is None or head // 2 != rank // 2):
                 self._enter_ring(slot)
 
-    def _take(self, level: int) -> str | None:
-        """A host of ``level``'s ring with room in its download slot, else None (busy ones go to the back)."""
-        ring = self.rings[level]
-        for _ in range(BUSY_PROBES):
-            slot = self._next_entry(ring)
-            if slot is None:
-                return None
-            if self._has_room(slot):
-                return slot
-            ring.rotate(-1)
-        return None
-
     def _levels(self) -> list[int]:
-        for level in [lvl for lvl, ring in self.rings.items() if self._next_entry(ring) is None]:
+        for level in [lvl for lvl, ring in self.rings.items() if self._valid_front(ring) is None]:
             del self.rings[level]
         return sorted(self.rings)
 
+    def _next_host(self) -> str | None:
+        levels = self._levels()
+        if levels:
+            first = self.turn % len(levels)
+            self.turn += 1
+            for level in levels[first:] + levels[:first]:
+                slot = self._ready_front(level)
+                if slot is not None:
+                    return slot
+        return None
+
     def pop(self):
-        levels = self._levels() if self.total else []
-        if not levels:
+        if not self.total:
             return None
-        first = self.turn % len(levels)
-        self.turn += 1
-        order = levels[first:] + levels[:first]
-        slot = next(filter(None, map(self._take, order)), None)
-        if slot is None:  # every host probed is busy: the one in front of the next level, as Scrapy would
-            slot = self._next_entry(self.rings[order[0]])
-        return self._pop_from(slot)
+        slot = self._next_host()
+        if slot is None and self.parked:  # all waiting hosts are full: any that has room by now goes back
+            for parked in [s for s in self.parked if self._has_room(s)]:
+                self._enter_ring(parked, front=True)
+            slot = self._next_host()
+        return None if slot is None else self._pop_from(slot)
 
     def _pop_from(self, slot: str):
         request, next_rank = self.store.pop(slot)
         self.total -= 1
-        self.sizes[slot] -= 1
+        level = self.heads[slot] // 2
         if next_rank is None:
-            del self.sizes[slot], self.heads[slot], self.tokens[slot]
+            del self.heads[slot], self.tokens[slot]  # its ring entry goes stale
         else:
             self.heads[slot] = next_rank
-            self._enter_ring(slot)  # to the back of its level's ring: the other hosts go first
+            if next_rank // 2 != level:
+                self._enter_ring(slot)  # at the back of the next level's ring
+            # else it stays in front of its ring: a host goes on until its download slot is full
         return request
 
     def close(self):
