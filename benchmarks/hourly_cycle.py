@@ -46,7 +46,7 @@ from xml.sax.saxutils import escape
 import common
 from crawl_realpages import _LINK_URL_RE, _META_URL_RE, charset_of
 from crawl_scale import _peak_rss_kb, _process_table, _tree_cpu
-from loopback_web import free_port, loopback_hosts
+from loopback_web import free_port, loopback_hosts, serve_hosts
 
 common.use_repo_package()
 
@@ -166,29 +166,14 @@ def _etag_asked(head: bytes) -> str | None:
     return None
 
 
-async def _serve(sites: list[Site], hosts: list[str], port: int, cycle, counts, ready) -> None:
-    for site, host in zip(sites, hosts):
-        async def handle(reader, writer, site=site):
-            try:
-                while True:
-                    head = await reader.readuntil(b"\r\n\r\n")
-                    path = head.split(b" ", 2)[1].decode("latin-1")
-                    reply_head, body = site.answer(path, _etag_asked(head), cycle.value, counts)
-                    writer.write(reply_head)
-                    writer.write(body)
-                    await writer.drain()
-            except (asyncio.IncompleteReadError, ConnectionError, IndexError, asyncio.LimitOverrunError):
-                pass
-            finally:
-                writer.close()
+def _server_child(sites: list[Site], hosts: list[str], port: int, cycle, counts, ready) -> None:
+    def reply_of(site: Site):
+        def reply(path: str, head: bytes) -> bytes:
+            reply_head, body = site.answer(path, _etag_asked(head), cycle.value, counts)
+            return reply_head + body
+        return reply
 
-        await asyncio.start_server(handle, host, port, backlog=64)
-    ready.send(True)
-    await asyncio.Event().wait()
-
-
-def _server_child(sites, hosts, port, cycle, counts, ready) -> None:
-    asyncio.run(_serve(sites, hosts, port, cycle, counts, ready))
+    asyncio.run(serve_hosts({host: reply_of(site) for site, host in zip(sites, hosts)}, port, ready, with_head=True))
 
 
 # --- the crawls ------------------------------------------------------------------------------------
