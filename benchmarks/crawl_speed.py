@@ -50,11 +50,11 @@ from loopback_web import free_port, loopback_hosts, random_sentence, serving
 
 common.use_repo_package()
 
-from hourly_cycle import load_pool  # noqa: E402
+from hourly_cycle import load_pool
 
-from newscrawl.demo.run import crawl, write_sites_file  # noqa: E402
-from newscrawl.extract import extract as extract_page  # noqa: E402
-from newscrawl.pipelines import worker_count  # noqa: E402
+from newscrawl.demo.run import crawl, write_sites_file
+from newscrawl.extract import extract as extract_page
+from newscrawl.pipelines import worker_count
 
 GOAL_RATIO = 0.7  # synthetic pages: with / without extraction
 GOAL_BOUND_RATIO = 0.85  # real pages: with extraction / the bound extraction CPU sets

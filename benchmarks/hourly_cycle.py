@@ -50,8 +50,8 @@ from loopback_web import free_port, loopback_hosts, serve_hosts
 
 common.use_repo_package()
 
-from newscrawl.demo.run import PROJECT_ROOT, write_sites_file  # noqa: E402
-from newscrawl.extract import extract  # noqa: E402
+from newscrawl.demo.run import PROJECT_ROOT, write_sites_file
+from newscrawl.extract import extract
 
 DATASETS = ("cx_bbc", "dragnet", "cleanportaleval", "cx_zh", "fundus-dev", "cleaneval")
 FIRST_ARTICLES = 3  # articles of a site in cycle 1; each later cycle adds one
@@ -61,7 +61,7 @@ KINDS = ("robots", "home", "feed", "sitemap", "article_new", "article_earlier", 
 ROBOTS, HOME, FEED, SITEMAP, NEW, EARLIER, NOT_MODIFIED, NOT_FOUND = range(len(KINDS))
 # A real page's own links would lead to 404s here (its site is not served): they point off the site
 # instead, so the crawl sees the same links (and link density) but fetches only what the site lists.
-_HREF_RE = re.compile(rb"""\bhref\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)""", re.I)
+_HREF_RE = re.compile(rb"""\bhref\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+)""", re.IGNORECASE)
 OFFSITE_HREF = b'href="https://elsewhere.example/"'
 COMMAND = ["crawl", "news", "-a", "sites=sites.yaml", "-s", "JOBDIR=jobs/news", "-s", "LOG_FILE=logs/news.log"]
 

@@ -158,7 +158,7 @@ class _PerHostQueues:
     @staticmethod
     def _head(queue: ScrapyPriorityQueue) -> int:
         # private: ScrapyPriorityQueue keeps no current head once a start queue is emptied
-        starts = queue._start_queues.items()  # noqa: SLF001
+        starts = queue._start_queues.items()
         return min(chain((2 * p for p, q in queue.queues.items() if q), (2 * p + 1 for p, q in starts if q)))
 
     def close(self, empty: bool) -> dict[str, list[int]]:

@@ -21,8 +21,8 @@ from scrapy.core.downloader.handlers.http11 import (
 from scrapy.exceptions import DownloadFailedError
 from twisted.web._newclient import ResponseFailed
 
-from .settings import NEWSCRAWL_MAX_HEADER_BYTES, NEWSCRAWL_MAX_HEADER_COUNT
 from .idle_connections import IdleConnectionsMixin
+from .settings import NEWSCRAWL_MAX_HEADER_BYTES, NEWSCRAWL_MAX_HEADER_COUNT
 from .shutdown import CancellableDownloadsMixin
 
 

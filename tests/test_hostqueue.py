@@ -9,7 +9,12 @@ from types import SimpleNamespace
 
 import pytest
 from scrapy import Request
-from scrapy.squeues import FifoMemoryQueue, LifoMemoryQueue, PickleFifoDiskQueue, PickleLifoDiskQueue
+from scrapy.squeues import (
+    FifoMemoryQueue,
+    LifoMemoryQueue,
+    PickleFifoDiskQueue,
+    PickleLifoDiskQueue,
+)
 from scrapy.utils.test import get_crawler
 
 from newscrawl.hostqueue import HostTurnsQueue

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from scrapy.settings import Settings
 from scrapy.crawler import Crawler
+from scrapy.settings import Settings
 
 from newscrawl import settings as project_settings
 from newscrawl.scale import adapt_concurrency
