@@ -19,7 +19,10 @@ AUTOTHROTTLE_ENABLED = True
 AUTOTHROTTLE_START_DELAY = 1.0
 AUTOTHROTTLE_MAX_DELAY = 30.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
-CONCURRENT_REQUESTS = 32
+CONCURRENT_REQUESTS = 32  # a crawl of many sites raises it (newscrawl/scale.py) unless -s sets it
+# ... to sites x CONCURRENT_REQUESTS_PER_DOMAIN, at most this: Scrapy's broad-crawl guide's example
+# figure; 10,000 loopback sites on 2 cores are CPU-bound well below it (benchmarks/hourly_cycle.py)
+NEWSCRAWL_MAX_CONCURRENT_REQUESTS = 256
 CONCURRENT_REQUESTS_PER_DOMAIN = 2
 DOWNLOAD_DELAY = 0.5
 COOKIES_ENABLED = False
@@ -28,6 +31,7 @@ TELNETCONSOLE_ENABLED = False
 
 # --- robustness -------------------------------------------------------------
 DOWNLOAD_TIMEOUT = 30
+DNSCACHE_SIZE = 100_000  # host names remembered (Scrapy's 10,000 is the size of a large site list)
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024  # bytes; also caps gunzipped sitemaps
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 # Response head bounds (status line and headers; DOWNLOAD_MAXSIZE counts the body only), newscrawl.http_limits.
@@ -42,6 +46,10 @@ DOWNLOAD_HANDLERS = {  # Scrapy's HTTP/1.1 handler with those bounds; rendering 
     "http": "newscrawl.http_limits.BoundedHeadersDownloadHandler",
     "https": "newscrawl.http_limits.BoundedHeadersDownloadHandler",
 }
+# Seconds a finished keep-alive connection waits for the site's next request before it is closed
+# (newscrawl/idle_connections.py; Twisted keeps it 240 s: a socket per host visited at 10,000 sites).
+# 15 s: above Apache httpd's KeepAliveTimeout (5 s), below nginx's keepalive_timeout (75 s).
+NEWSCRAWL_IDLE_CONNECTION_SECONDS = 15.0
 RETRY_TIMES = 2
 REDIRECT_MAX_TIMES = 5
 DEPTH_LIMIT = 20  # hard stop above the per-site max_depth (sitemap indexes add hops)
@@ -119,6 +127,9 @@ NEWSCRAWL_GC_THRESHOLD = 10_000
 ADDONS = {"newscrawl.redis_support.RedisAddon": 0}  # with REDIS_URL: scrapy-redis scheduler and dupefilter
 DUPEFILTER_CLASS = "newscrawl.dupefilter.DiskDupeFilter"  # on disk: memory stays flat on long crawls
 SCHEDULER = "newscrawl.scheduler.SpillingScheduler"  # pending requests on disk, also without JOBDIR
+# Hosts and priority levels take turns at a constant cost per request, and a disk queue is one file
+# (newscrawl/hostqueue.py); Scrapy's DownloaderAwarePriorityQueue scans every host per request
+SCHEDULER_PRIORITY_QUEUE = "newscrawl.hostqueue.HostTurnsQueue"
 NEWSCRAWL_SPILL_QUEUE = True  # False: Scrapy's in-memory queue when there is no JOBDIR
 
 # Scrapy's "Crawled" / "Scraped from" messages skipped below LOG_LEVEL instead of built and discarded

@@ -30,6 +30,7 @@ from ..items import PageItem
 from ..paths import DEFAULT_SITES, resolve, sites_source
 from ..render import RenderPlan
 from ..robots import ROBOTS_SOURCE
+from ..scale import adapt_concurrency
 from ..sites import SiteConfig, SitesError, load_sites
 from ..timeslice import TimeSlice
 from ..urls import canonicalize
@@ -68,6 +69,7 @@ class NewsSpider(scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.logger.info("Sites file: %s (%d sites)", kwargs["sites"], len(spider.sites))
         settings = crawler.settings
+        adapt_concurrency(settings, len(spider.sites))
         limits = FrontierLimits(
             max_pages=settings.getint("NEWSCRAWL_MAX_PAGES", 1000),
             max_depth=settings.getint("NEWSCRAWL_MAX_DEPTH", 4),
