@@ -18,7 +18,7 @@ import re
 from enum import IntEnum
 from typing import NamedTuple
 
-from .density import DensityTable
+from .density import subtree_counts
 from .options import ExtractOptions
 from .patterns import (COMMENT_BLOCK_RE, INLINE_NAMED_TAGS, LAYOUT_HEAD_WORDS, LIKELY_BLOCK_RE,
                        PAGE_BUILDER_CLASS_RE, UNLIKELY_BLOCK_RE)
@@ -79,7 +79,7 @@ class NamedVerdicts(NamedTuple):
 
 
 def judge_named_blocks(root, named: list, options: ExtractOptions) -> NamedVerdicts:
-    """Weigh each named block's name against its counts (a DensityTable of the tree as it is).
+    """Weigh each named block's name against its counts (DensityTable's, on the tree as it is).
 
     A block is kept as a suspect when it holds prose: at most ``name_keep_max_link_density`` of
     its text in links, and a share of the page's non-link text and a number of paragraphs of at
@@ -90,24 +90,23 @@ def judge_named_blocks(root, named: list, options: ExtractOptions) -> NamedVerdi
     """
     if not named:
         return NamedVerdicts([], [])
-    table = DensityTable(root)
     body = next(root.iterchildren("body"), root)
-    b = table.find(body)
-    page_plain = max(table.text[b] - table.link_text[b], 1) if b is not None else 1
+    *counts, body_counts = subtree_counts(root, [*named, body])
+    page_plain = max(body_counts.text_chars - body_counts.link_chars, 1) if body_counts is not None else 1
     judged = []
-    for element in named:
-        i = table.find(element)
-        if i is None:   # not in the tree any more
+    for element, element_counts in zip(named, counts):
+        if element_counts is None:   # not in the tree any more
             continue
-        if element.tag in INLINE_NAMED_TAGS and _inside_sentence(element):
+        tag = element.tag
+        if tag in INLINE_NAMED_TAGS and _inside_sentence(element):
             continue
-        strength = name_strength(element.get("class") or "", element.get("id") or "")
-        judged.append((i, element, strength))
-    groups = _group_counts(table, judged)
+        classes, ident = element.get("class") or "", element.get("id") or ""
+        judged.append((element_counts, element, (tag, boilerplate_tokens(classes, ident)),
+                       name_strength(classes, ident)))
+    groups = _group_counts(judged)
     doomed, suspects = [], []
-    for i, element, strength in judged:
-        if strength is not NameStrength.COMMENTS and \
-                _holds_prose(groups[name_key(element)], strength, page_plain, options):
+    for _, element, key, strength in judged:
+        if strength is not NameStrength.COMMENTS and _holds_prose(groups[key], strength, page_plain, options):
             suspects.append(element)
         else:
             doomed.append(element)
@@ -137,24 +136,23 @@ class _Counts(NamedTuple):
     paragraphs: int
 
 
-def _group_counts(table: DensityTable, judged: list) -> dict:
+def _group_counts(judged: list) -> dict:
     """Per name (``name_key``): the counts of its blocks that lie inside no other block of the group;
     for a block alone, its own counts."""
     members: dict = {}
-    for i, element, _ in judged:
-        members.setdefault(name_key(element), []).append(i)
+    for counts, _, key, _ in judged:
+        members.setdefault(key, []).append(counts)
     groups = {}
-    text, link, paragraphs, tags = table.text, table.link_text, table.paragraphs, table.tags
-    for key, indexes in members.items():
+    for key, blocks in members.items():
         total_text = total_link = total_paragraphs = 0
         end = -1
-        for i in sorted(indexes):
-            if i <= end:
+        for block in sorted(blocks):
+            if block.index <= end:
                 continue
-            end = i + tags[i]
-            total_text += text[i]
-            total_link += link[i]
-            total_paragraphs += paragraphs[i] + (key[0] == "p")
+            end = block.index + block.tags
+            total_text += block.text_chars
+            total_link += block.link_chars
+            total_paragraphs += block.paragraphs + (key[0] == "p")
         groups[key] = _Counts(total_text - total_link, total_text, total_link, total_paragraphs)
     return groups
 
