@@ -20,8 +20,8 @@ from typing import NamedTuple
 
 from .density import subtree_counts
 from .options import ExtractOptions
-from .patterns import (COMMENT_BLOCK_RE, INLINE_NAMED_TAGS, LAYOUT_HEAD_WORDS, LIKELY_BLOCK_RE,
-                       PAGE_BUILDER_CLASS_RE, UNLIKELY_BLOCK_RE)
+from .patterns import (COMMENT_BLOCK_RE, INLINE_NAMED_TAGS, LAYOUT_HEAD_WORDS, LIKELY_BLOCK_ASCII_RE,
+                       LIKELY_BLOCK_RE, PAGE_BUILDER_CLASS_RE, UNLIKELY_BLOCK_ASCII_RE, UNLIKELY_BLOCK_RE)
 
 
 class NameStrength(IntEnum):
@@ -38,19 +38,26 @@ _WORD_SEPARATORS_RE = re.compile(r"[-_]+")
 def name_strength(classes: str, ident: str) -> NameStrength:
     """The strength of the boilerplate name of an element (one dom.clean_tree judged named).
 
-    A token counts only if it names boilerplate alone (UNLIKELY_BLOCK_RE, not LIKELY_BLOCK_RE);
-    it is a part (``token_names_part``) when the word sits inside a compound name. The names of
-    an element that no token names alone (the words only meet across tokens) are a part too.
+    A token counts only if it names boilerplate alone (``token_names_boilerplate``); it is a part
+    (``token_names_part``) when the word sits inside a compound name. The names of an element
+    that no token names alone (the words only meet across tokens) are a part too.
     """
     names = f"{classes} {ident}"
     if COMMENT_BLOCK_RE.search(names):
         return NameStrength.COMMENTS
-    for token in names.split():
-        lowered = token.lower()
-        if UNLIKELY_BLOCK_RE.search(f" {lowered}") and not LIKELY_BLOCK_RE.search(lowered) \
-                and not token_names_part(lowered):
+    for token in names.lower().split():
+        if token_names_boilerplate(token) and not token_names_part(token):
             return NameStrength.WHOLE
     return NameStrength.PART
+
+
+@functools.lru_cache(maxsize=16384)   # tokens repeat across pages far more than whole class strings
+def token_names_boilerplate(token: str) -> bool:
+    """Does a lowercased class/id token name boilerplate alone (UNLIKELY_BLOCK_RE, not LIKELY_BLOCK_RE)?
+    An ASCII token is searched with the patterns' lowercase twins (patterns.ascii_lowercase_twin)."""
+    if token.isascii():
+        return UNLIKELY_BLOCK_ASCII_RE.search(f" {token}") is not None and LIKELY_BLOCK_ASCII_RE.search(token) is None
+    return UNLIKELY_BLOCK_RE.search(f" {token}") is not None and LIKELY_BLOCK_RE.search(token) is None
 
 
 def token_names_part(token: str) -> bool:
@@ -124,8 +131,7 @@ def boilerplate_tokens(classes: str, ident: str) -> frozenset:
     """The class and id tokens that name boilerplate alone (lowercased); all of them when none
     does (the words meet across tokens)."""
     tokens = f"{classes} {ident}".lower().split()
-    named = frozenset(token for token in tokens
-                      if UNLIKELY_BLOCK_RE.search(f" {token}") and not LIKELY_BLOCK_RE.search(token))
+    named = frozenset(token for token in tokens if token_names_boilerplate(token))
     return named or frozenset(tokens)
 
 
