@@ -99,8 +99,8 @@ def subtree_counts(root: lxml.etree._Element, elements: list) -> list[SubtreeCou
     """The counts of a few elements of ``root``'s tree (None for one not in it), from one walk.
 
     What the judging of named blocks needs (names.py): with the compiled walks, only these
-    elements' counts become Python objects, a sixth of the cost of a whole DensityTable, which
-    makes a proxy and a row of counts for every element. The Python walk builds the table.
+    elements' counts become Python objects, where a whole DensityTable makes a proxy and a row of
+    counts for every element. Without them (or where the C walk gives way) the table is built.
     """
     rows = compiled.subtree_counts(root, elements) if compiled is not None else None
     if rows is not None:
