@@ -51,6 +51,21 @@ def _assert_same_tables(root) -> None:
     log_sd = guarded_log(python.standard_deviation())
     for options in (DEFAULT_OPTIONS, make_options(mass_weight=0, min_candidate_chars=0, link_max_chars=3)):
         assert _candidate_scores(compiled, log_sd, options) == _candidate_scores(python, log_sd, options)
+    _assert_same_subtree_counts(root, python)
+
+
+def _assert_same_subtree_counts(root, python: DensityTable) -> None:
+    """density.subtree_counts in C: the table's counts of every element asked for, None for one
+    not in the tree (None for all where the C walk gives way to Python's)."""
+    detached = lxml.html.fromstring("<div><p>elsewhere</p></div>")
+    asked = [*python.elements[::-1], detached, detached[0]]
+    rows = fastwalk.compiled.subtree_counts(root, asked)
+    if fastwalk.compiled.density_counts(root, CONTAINER_TAGS) is None:
+        assert rows is None
+        return
+    expected = [(i, python.text[i], python.link_text[i], python.tags[i], python.paragraphs[i])
+                for i in range(len(python.elements) - 1, -1, -1)]
+    assert rows == [*expected, None, None]
 
 
 SELECTION_TESTS = (AttributeTest("a", "rel", "author"), AttributeTest(None, "data-ptime"),

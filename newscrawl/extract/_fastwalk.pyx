@@ -12,7 +12,7 @@ tail the run right after it; runs are joined (stripping a comment leaves two tex
 side by side). ``str.strip()`` is Python's: the Unicode whitespace of ``_is_space``.
 """
 from cpython.ref cimport PyObject
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport bsearch, calloc, free, malloc, qsort, realloc
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.math cimport M_E, log, log10, pow, sqrt
 from libc.string cimport memcpy, strcmp, strlen, strncmp, strstr
@@ -333,6 +333,59 @@ cdef class _Counts:
         return indexes, scores
 
 
+cdef long* _count_columns(_Walk walk) except NULL:
+    """The counts of density.DensityTable for every element of the walk: T, LT, TG, LTG, Sb,
+    PNum and longest plain run, seven columns of ``walk.size`` (the caller frees them)."""
+    cdef tree.xmlNode** nodes = walk.nodes
+    cdef Py_ssize_t* parents = walk.parents
+    cdef Py_ssize_t size = walk.size, i, p
+    cdef tree.xmlNode* node
+    cdef _RunCounts run
+    cdef bint is_link
+    cdef long* counts = <long*> calloc(max(7 * size, 1), sizeof(long))
+    if counts == NULL:
+        raise MemoryError()
+    cdef long* text = counts
+    cdef long* link_text = counts + size
+    cdef long* tags = counts + 2 * size
+    cdef long* link_tags = counts + 3 * size
+    cdef long* marks = counts + 4 * size
+    cdef long* paragraphs = counts + 5 * size
+    cdef long* longest = counts + 6 * size
+    for i in range(size - 1, -1, -1):
+        node = nodes[i]
+        is_link = node.name[0] == 97 and node.name[1] == 0  # <a>
+        run = _count_run(node.children)
+        if run.chars:
+            text[i] += run.chars
+            if not is_link:
+                marks[i] += run.marks
+                if run.chars > longest[i]:
+                    longest[i] = run.chars
+        if is_link:
+            link_text[i] = text[i]
+            marks[i] = 0
+            longest[i] = 0
+        p = parents[i]
+        if p < 0:
+            continue
+        text[p] += text[i]
+        link_text[p] += link_text[i]
+        tags[p] += tags[i] + 1
+        link_tags[p] += link_tags[i] + is_link
+        marks[p] += marks[i]
+        paragraphs[p] += paragraphs[i] + (node.name[0] == 112 and node.name[1] == 0)  # <p>
+        if longest[i] > longest[p]:
+            longest[p] = longest[i]
+        run = _count_run(node.next)
+        if run.chars:
+            text[p] += run.chars
+            marks[p] += run.marks
+            if run.chars > longest[p]:
+                longest[p] = run.chars
+    return counts
+
+
 def density_counts(cetree._Element root, container_tags):
     """The counts of density.DensityTable for every element under ``root`` (document order).
 
@@ -344,57 +397,12 @@ def density_counts(cetree._Element root, container_tags):
     if walk is None:
         return None
     cdef tree.xmlNode** nodes = walk.nodes
-    cdef Py_ssize_t* parents = walk.parents
-    cdef Py_ssize_t size = walk.size, i, p
-    cdef tree.xmlNode* node
+    cdef Py_ssize_t size = walk.size, i
     cdef long* counts = NULL
-    cdef long* text
-    cdef long* link_text
-    cdef long* tags
-    cdef long* link_tags
-    cdef long* marks
-    cdef long* paragraphs
-    cdef long* longest
-    cdef _RunCounts run
-    cdef bint is_link
     cdef _TagNames tag_cache = _TagNames()
     cdef _Counts kept
     try:
-        # T, LT, TG, LTG, Sb, PNum, longest: seven columns of ``size`` counts.
-        counts = <long*> calloc(7 * size, sizeof(long))
-        text, link_text, tags, link_tags = counts, counts + size, counts + 2 * size, counts + 3 * size
-        marks, paragraphs, longest = counts + 4 * size, counts + 5 * size, counts + 6 * size
-        for i in range(size - 1, -1, -1):
-            node = nodes[i]
-            is_link = node.name[0] == 97 and node.name[1] == 0  # <a>
-            run = _count_run(node.children)
-            if run.chars:
-                text[i] += run.chars
-                if not is_link:
-                    marks[i] += run.marks
-                    if run.chars > longest[i]:
-                        longest[i] = run.chars
-            if is_link:
-                link_text[i] = text[i]
-                marks[i] = 0
-                longest[i] = 0
-            p = parents[i]
-            if p < 0:
-                continue
-            text[p] += text[i]
-            link_text[p] += link_text[i]
-            tags[p] += tags[i] + 1
-            link_tags[p] += link_tags[i] + is_link
-            marks[p] += marks[i]
-            paragraphs[p] += paragraphs[i] + (node.name[0] == 112 and node.name[1] == 0)  # <p>
-            if longest[i] > longest[p]:
-                longest[p] = longest[i]
-            run = _count_run(node.next)
-            if run.chars:
-                text[p] += run.chars
-                marks[p] += run.marks
-                if run.chars > longest[p]:
-                    longest[p] = run.chars
+        counts = _count_columns(walk)
         document = root._doc
         elements = [cetree.elementFactory(document, nodes[i]) for i in range(size)]
         names = [tag_cache.of(nodes[i]) for i in range(size)]
@@ -405,13 +413,64 @@ def density_counts(cetree._Element root, container_tags):
             raise MemoryError()
         for i in range(size):
             kept.kinds[i] = (2 if names[i] == "a" else 0) | (1 if names[i] in container_tags else 0)
-        result = (elements, names, _int_list(text, size), _int_list(link_text, size), _int_list(tags, size),
-                  _int_list(link_tags, size), _int_list(marks, size), _int_list(paragraphs, size),
-                  _int_list(longest, size), kept)
+        result = (elements, names, _int_list(counts, size), _int_list(counts + size, size),
+                  _int_list(counts + 2 * size, size), _int_list(counts + 3 * size, size),
+                  _int_list(counts + 4 * size, size), _int_list(counts + 5 * size, size),
+                  _int_list(counts + 6 * size, size), kept)
         kept.columns, counts = counts, NULL   # the _Counts frees them
         return result
     finally:
         free(counts)
+
+
+cdef struct _Placed:
+    # An element of a walk: its node and its place in document order (subtree_counts).
+    tree.xmlNode* node
+    Py_ssize_t index
+
+
+cdef int _by_node(const void* left, const void* right) noexcept nogil:
+    cdef size_t a = <size_t> (<_Placed*> left).node, b = <size_t> (<_Placed*> right).node
+    return (a > b) - (a < b)
+
+
+def subtree_counts(cetree._Element root, elements):
+    """density.subtree_counts in C: for each of ``elements``, (index in document order, T, LT, TG,
+    PNum) as density.DensityTable counts them on ``root``'s tree, or None for an element not in it.
+    The counts of the other elements are never made into Python objects (no proxies, no lists).
+    None where ``_walk`` gives none.
+    """
+    cdef _Walk walk = _walk(root._c_node)
+    if walk is None:
+        return None
+    cdef Py_ssize_t size = walk.size, i
+    cdef long* counts = NULL
+    cdef _Placed* placed = NULL
+    cdef _Placed wanted
+    cdef _Placed* found
+    cdef cetree._Element element
+    try:
+        counts = _count_columns(walk)
+        placed = <_Placed*> malloc(max(size, 1) * sizeof(_Placed))
+        if placed == NULL:
+            raise MemoryError()
+        for i in range(size):
+            placed[i].node = walk.nodes[i]
+            placed[i].index = i
+        qsort(placed, size, sizeof(_Placed), _by_node)
+        result = []
+        for element in elements:
+            wanted.node = element._c_node
+            found = <_Placed*> bsearch(&wanted, placed, size, sizeof(_Placed), _by_node)
+            if found == NULL:
+                result.append(None)
+                continue
+            i = found.index
+            result.append((i, counts[i], counts[size + i], counts[2 * size + i], counts[5 * size + i]))
+        return result
+    finally:
+        free(counts)
+        free(placed)
 
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .blocks import (has_prose, is_dated_link_list, is_link_navigation, is_link_teaser, is_teaser_list,
                      teaser_headings)
+from .captions import drop_repeated_captions
 from .declared import DeclaredBody, coverage, declared_shingles
 from .density import DensityTable, guarded_log
 from .dom import collapsed_texts, text_of
@@ -572,6 +573,7 @@ def choose_content(table: DensityTable, options: ExtractOptions, suspects: Seque
         nodes = [node for node in nodes if node not in dropped]
         article = [node for node in article if node not in dropped]
     prune_boilerplate_lines(table, article, options)
+    drop_repeated_captions(article, options)
     cut_end_sections(article)
     if declared is not None:
         nodes = cut_after_declared(table, nodes, declared, options)

@@ -85,6 +85,35 @@ class NodeStats(NamedTuple):
         return self.link_chars / self.text_chars if self.text_chars else 0.0
 
 
+class SubtreeCounts(NamedTuple):
+    """Some counts of one element (``subtree_counts``), as DensityTable has them."""
+
+    position: int      # place in document order
+    text_chars: int    # T
+    link_chars: int    # LT
+    tags: int          # TG: the element's subtree is the elements position .. position + tags
+    paragraphs: int    # PNum
+
+
+def subtree_counts(root: lxml.etree._Element, elements: list) -> list[SubtreeCounts | None]:
+    """The counts of a few elements of ``root``'s tree (None for one not in it), from one walk.
+
+    What the judging of named blocks needs (names.py): with the compiled walks, only these
+    elements' counts become Python objects, where a whole DensityTable makes a proxy and a row of
+    counts for every element. Without them (or where the C walk gives way) the table is built.
+    """
+    rows = compiled.subtree_counts(root, elements) if compiled is not None else None
+    if rows is not None:
+        return [SubtreeCounts(*row) if row is not None else None for row in rows]
+    table = DensityTable(root)
+    found = []
+    for element in elements:
+        i = table.find(element)
+        found.append(None if i is None else SubtreeCounts(i, table.text[i], table.link_text[i],
+                                                          table.tags[i], table.paragraphs[i]))
+    return found
+
+
 class DensityTable:
     """Counts of every element of a tree, indexed by document order."""
 

@@ -33,7 +33,8 @@ _SOURCE = pathlib.Path(__file__).with_name("_fastwalk.pyx")
 _FUNCTIONS = ("set_punctuation", "density_counts", "cleaning_attributes", "holds_control_characters",
               "render_text", "visible_runs", "link_free_runs", "count_nodes", "select_attributes",
               "render_plan", "empty_blocks", "attribute_values", "body_texts_starting", "link_counts",
-              "tagged_elements", "attribute_rows", "collapsed_texts", "following_runs", "preceding_runs")
+              "tagged_elements", "attribute_rows", "collapsed_texts", "following_runs", "preceding_runs",
+              "subtree_counts")
 _PURE_PYTHON = "using the pure-Python walks (same results, slower)"
 
 

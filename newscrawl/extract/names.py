@@ -18,10 +18,10 @@ import re
 from enum import IntEnum
 from typing import NamedTuple
 
-from .density import DensityTable
+from .density import subtree_counts
 from .options import ExtractOptions
-from .patterns import (COMMENT_BLOCK_RE, INLINE_NAMED_TAGS, LAYOUT_HEAD_WORDS, LIKELY_BLOCK_RE,
-                       PAGE_BUILDER_CLASS_RE, UNLIKELY_BLOCK_RE)
+from .patterns import (COMMENT_BLOCK_RE, INLINE_NAMED_TAGS, LAYOUT_HEAD_WORDS, LIKELY_BLOCK_ASCII_RE,
+                       LIKELY_BLOCK_RE, PAGE_BUILDER_CLASS_RE, UNLIKELY_BLOCK_ASCII_RE, UNLIKELY_BLOCK_RE)
 
 
 class NameStrength(IntEnum):
@@ -38,19 +38,26 @@ _WORD_SEPARATORS_RE = re.compile(r"[-_]+")
 def name_strength(classes: str, ident: str) -> NameStrength:
     """The strength of the boilerplate name of an element (one dom.clean_tree judged named).
 
-    A token counts only if it names boilerplate alone (UNLIKELY_BLOCK_RE, not LIKELY_BLOCK_RE);
-    it is a part (``token_names_part``) when the word sits inside a compound name. The names of
-    an element that no token names alone (the words only meet across tokens) are a part too.
+    A token counts only if it names boilerplate alone (``token_names_boilerplate``); it is a part
+    (``token_names_part``) when the word sits inside a compound name. The names of an element
+    that no token names alone (the words only meet across tokens) are a part too.
     """
     names = f"{classes} {ident}"
     if COMMENT_BLOCK_RE.search(names):
         return NameStrength.COMMENTS
-    for token in names.split():
-        lowered = token.lower()
-        if UNLIKELY_BLOCK_RE.search(f" {lowered}") and not LIKELY_BLOCK_RE.search(lowered) \
-                and not token_names_part(lowered):
+    for token in names.lower().split():
+        if token_names_boilerplate(token) and not token_names_part(token):
             return NameStrength.WHOLE
     return NameStrength.PART
+
+
+@functools.lru_cache(maxsize=16384)   # tokens repeat across pages far more than whole class strings
+def token_names_boilerplate(token: str) -> bool:
+    """Does a lowercased class/id token name boilerplate alone (UNLIKELY_BLOCK_RE, not LIKELY_BLOCK_RE)?
+    An ASCII token is searched with the patterns' lowercase twins (patterns.ascii_lowercase_twin)."""
+    if token.isascii():
+        return UNLIKELY_BLOCK_ASCII_RE.search(f" {token}") is not None and LIKELY_BLOCK_ASCII_RE.search(token) is None
+    return UNLIKELY_BLOCK_RE.search(f" {token}") is not None and LIKELY_BLOCK_RE.search(token) is None
 
 
 def token_names_part(token: str) -> bool:
@@ -79,7 +86,7 @@ class NamedVerdicts(NamedTuple):
 
 
 def judge_named_blocks(root, named: list, options: ExtractOptions) -> NamedVerdicts:
-    """Weigh each named block's name against its counts (a DensityTable of the tree as it is).
+    """Weigh each named block's name against its counts (DensityTable's, on the tree as it is).
 
     A block is kept as a suspect when it holds prose: at most ``name_keep_max_link_density`` of
     its text in links, and a share of the page's non-link text and a number of paragraphs of at
@@ -90,24 +97,23 @@ def judge_named_blocks(root, named: list, options: ExtractOptions) -> NamedVerdi
     """
     if not named:
         return NamedVerdicts([], [])
-    table = DensityTable(root)
     body = next(root.iterchildren("body"), root)
-    b = table.find(body)
-    page_plain = max(table.text[b] - table.link_text[b], 1) if b is not None else 1
+    *counts, body_counts = subtree_counts(root, [*named, body])
+    page_plain = max(body_counts.text_chars - body_counts.link_chars, 1) if body_counts is not None else 1
     judged = []
-    for element in named:
-        i = table.find(element)
-        if i is None:   # not in the tree any more
+    for element, element_counts in zip(named, counts):
+        if element_counts is None:   # not in the tree any more
             continue
-        if element.tag in INLINE_NAMED_TAGS and _inside_sentence(element):
+        tag = element.tag
+        if tag in INLINE_NAMED_TAGS and _inside_sentence(element):
             continue
-        strength = name_strength(element.get("class") or "", element.get("id") or "")
-        judged.append((i, element, strength))
-    groups = _group_counts(table, judged)
+        classes, ident = element.get("class") or "", element.get("id") or ""
+        judged.append((element_counts, element, (tag, boilerplate_tokens(classes, ident)),
+                       name_strength(classes, ident)))
+    groups = _group_counts(judged)
     doomed, suspects = [], []
-    for _, element, strength in judged:
-        if strength is not NameStrength.COMMENTS and \
-                _holds_prose(groups[name_key(element)], strength, page_plain, options):
+    for _, element, key, strength in judged:
+        if strength is not NameStrength.COMMENTS and _holds_prose(groups[key], strength, page_plain, options):
             suspects.append(element)
         else:
             doomed.append(element)
@@ -125,8 +131,7 @@ def boilerplate_tokens(classes: str, ident: str) -> frozenset:
     """The class and id tokens that name boilerplate alone (lowercased); all of them when none
     does (the words meet across tokens)."""
     tokens = f"{classes} {ident}".lower().split()
-    named = frozenset(token for token in tokens
-                      if UNLIKELY_BLOCK_RE.search(f" {token}") and not LIKELY_BLOCK_RE.search(token))
+    named = frozenset(token for token in tokens if token_names_boilerplate(token))
     return named or frozenset(tokens)
 
 
@@ -137,24 +142,23 @@ class _Counts(NamedTuple):
     paragraphs: int
 
 
-def _group_counts(table: DensityTable, judged: list) -> dict:
+def _group_counts(judged: list) -> dict:
     """Per name (``name_key``): the counts of its blocks that lie inside no other block of the group;
     for a block alone, its own counts."""
     members: dict = {}
-    for i, element, _ in judged:
-        members.setdefault(name_key(element), []).append(i)
+    for counts, _, key, _ in judged:
+        members.setdefault(key, []).append(counts)
     groups = {}
-    text, link, paragraphs, tags = table.text, table.link_text, table.paragraphs, table.tags
-    for key, indexes in members.items():
+    for key, blocks in members.items():
         total_text = total_link = total_paragraphs = 0
         end = -1
-        for i in sorted(indexes):
-            if i <= end:
+        for block in sorted(blocks):
+            if block.position <= end:
                 continue
-            end = i + tags[i]
-            total_text += text[i]
-            total_link += link[i]
-            total_paragraphs += paragraphs[i] + (key[0] == "p")
+            end = block.position + block.tags
+            total_text += block.text_chars
+            total_link += block.link_chars
+            total_paragraphs += block.paragraphs + (key[0] == "p")
         groups[key] = _Counts(total_text - total_link, total_text, total_link, total_paragraphs)
     return groups
 

@@ -128,6 +128,16 @@ class ExtractOptions:
     # readability, neutral elsewhere; dropping every class="*caption*" block instead
     # cost 0.014 on cleanportaleval (benchmarks/accuracy.py, 2026-11-22).
     drop_captions: bool = True
+    # A gallery's caption repeated by its markup (captions.py): the text of a picture's unit, its
+    # nearest ancestor with text at most this many levels up (a slide wraps its picture and its
+    # caption in a box each), of at most this many chars (two sentences). The rule (off with
+    # repeated_caption_max_chars=0): token F1 fundus-dev +0.0003 (FreiePresse, ZDF, The Sun), dragnet
+    # +0.0002 (ten sites' photo credits and captions), cx_bbc -0.0002 ("Media playback is
+    # unsupported" under each video, in its gold), cleanportaleval, htmltotext and readability
+    # -0.0001, cleaneval and realworld-trafilatura unchanged: every set the same at the 3 decimals of
+    # benchmarks/accuracy.py; the 4th from score.py's token F1 over the same extractions (2026-11-27).
+    caption_unit_max_levels: int = 3
+    repeated_caption_max_chars: int = 300
 
     # --- anchor/form block rules (DEVELOPERS.md, numbers from the source paper) --
     # A block with more than this many links and non-anchor/anchor text ratio below

@@ -286,6 +286,8 @@ END_SECTION_HEADING_RE = re.compile(
     re.I,
 )
 HEADING_TAGS = ("h2", "h3", "h4", "h5", "h6")
+# Elements that show a picture (captions.py: the units of a gallery); a <picture> holds an <img> too.
+IMAGE_TAGS = ("img",)
 
 # A date as related-stories lists print it with each headline: "14 December 2015", "December 14,
 # 2015", "2015/07/03", "2015-07-03", "2015年7月3日" (BBC and NetEase pages of cx_bbc and cx_zh,
