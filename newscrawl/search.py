@@ -71,7 +71,8 @@ def snippet(text: str, query: str, width: int = SNIPPET_CHARS) -> str:
     return ("…" if start > 0 else "") + piece + ("…" if start + width < len(text) else "")
 
 
-def print_matches(matches: list[Match], out=sys.stdout) -> None:
+def print_matches(matches: list[Match], out=None) -> None:
+    out = out or sys.stdout
     for number, match in enumerate(matches, 1):
         print(f"{number}. {match.title or '(no title)'}", file=out)
         print(f"   {match.published or 'no date'} | {match.site or '-'} | {match.url}", file=out)
