@@ -196,5 +196,10 @@ NEWSCRAWL_STATE_RECORD_SECONDS = 10.0
 NEWSCRAWL_STATE_RECORD_ITEMS = 2000
 # Write those batches from a child process (recorder.py), off the event loop's core; 0: from a thread
 NEWSCRAWL_STATE_RECORDER_PROCESS = True
+# --- article sinks (newscrawl.sinks; README "Feeding an index") ------------------------------
+# Each gets every article written to the JSONL output, committed before the state records it.
+NEWSCRAWL_ARTICLES_DB_ENABLED = True  # the SQLite article store with full-text search (newscrawl.search)
+ARTICLES_DB = None  # its file; None: articles.sqlite in the directory of STATE_PATH
+POSTGRES_URL = None  # postgresql://user@host/db: also upsert every article into PostgreSQL
 NEWSCRAWL_REDIS_PREFIX = "newscrawl"  # Redis keys of the shared queue, dupefilter and state
 NEWSCRAWL_REDIS_IDLE_SECONDS = 30.0  # a Redis crawler closes after the shared queue stayed empty this long

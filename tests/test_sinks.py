@@ -210,3 +210,13 @@ def test_search_command_prints_title_date_site_url_and_snippet(tmp_path, capsys)
     assert "跨江大桥今天上午正式通车" in lines[2]
     assert search_main(["ferry", "--db", str(tmp_path / "missing.sqlite")]) == 2
     assert "no article store at" in capsys.readouterr().err
+
+
+def test_a_postgres_url_of_another_scheme_is_a_bad_setting_without_its_password():
+    from scrapy.settings import Settings
+
+    from newscrawl.config_check import setting_problems
+
+    problems = setting_problems(Settings({"POSTGRES_URL": "mysql://news:secret@db/news"}))
+    assert problems == ["setting POSTGRES_URL: expected postgresql://user@host/db, got a URL with scheme 'mysql'"]
+    assert setting_problems(Settings({"POSTGRES_URL": "postgresql://news:secret@db/news"})) == []
