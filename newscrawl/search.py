@@ -2,7 +2,8 @@
 
 Every word of the query must be in the title or text (Chinese and Japanese matched as character
 pairs, newscrawl.sinks.tokens); matches are ranked by BM25 with the title weighing
-``TITLE_WEIGHT`` times the text. Each match prints its title, publish date, site, URL and a
+``TITLE_WEIGHT`` times the text. When they fill fewer places than asked, articles holding the
+words inside longer words follow (German compounds). Each match prints its title, publish date, site, URL and a
 snippet of the text around the first word found. Exit 0 with matches or none, 2 when the store
 cannot be read or the query has no word.
 """
@@ -22,6 +23,11 @@ from .sinks.tokens import fts_query
 # BM25 weight of the title column against the text (1.0): a query word in the headline says more
 # about what the article is about than one in its body (benchmarks/search_tokenizers.py measures it).
 TITLE_WEIGHT = 10.0
+# Characters of each query word before it is also looked for inside longer words, when the word
+# matches fill fewer than --limit places: German compounds ("regierung" in "Bundesregierung") were
+# found first for 0.07 of such queries without it (benchmarks/search_tokenizers.py); two-letter
+# words ("ai", "eu") are inside too many others to be worth it.
+MIN_INSIDE_CHARS = 4
 SNIPPET_CHARS = 160  # characters of text shown around the first query word found
 EXIT_ERROR = 2
 
@@ -42,8 +48,9 @@ def default_db() -> Path:
 
 
 def search(connection: sqlite3.Connection, query: str, site: str | None = None, since: str | None = None,
-           limit: int = 10) -> list[Match]:
-    """The best ``limit`` matches of ``query`` (ValueError when it has no word)."""
+           limit: int = 10, inside_words: bool = True) -> list[Match]:
+    """The best ``limit`` matches of ``query`` (ValueError when it has no word); ``inside_words``
+    false: word matches only."""
     expression = fts_query(query)
     if expression is None:
         raise ValueError(f"the query {query!r} has no word to search for")
@@ -54,12 +61,32 @@ def search(connection: sqlite3.Connection, query: str, site: str | None = None, 
     if since:
         where.append("coalesce(a.published, a.first_seen) >= ?")
         values.append(since)
+    filters = "".join(f" AND {condition}" for condition in where[1:])
     rows = connection.execute(
         f"SELECT a.title, a.published, a.site, a.canonical_url, a.text FROM articles_fts "
-        f"JOIN articles a ON a.id = articles_fts.rowid WHERE {' AND '.join(where)} "
+        f"JOIN articles a ON a.id = articles_fts.rowid WHERE articles_fts MATCH ?{filters} "
         f"ORDER BY bm25(articles_fts, ?, 1.0), a.id LIMIT ?", (*values, TITLE_WEIGHT, limit)).fetchall()
+    if inside_words and len(rows) < limit:
+        rows += _inside_words(connection, query, filters, values[1:], {row[3] for row in rows}, limit - len(rows))
     return [Match(title, published, site_name, url, snippet(text, query)) for title, published, site_name, url, text
             in rows]
+
+
+def _inside_words(connection: sqlite3.Connection, query: str, filters: str, values: list, found: set[str],
+                  limit: int) -> list[tuple]:
+    """Articles holding every query word inside a longer word ("regierung" in "Bundesregierung"),
+    after the word matches: a scan of title and text, for queries whose words all have at least
+    ``MIN_INSIDE_CHARS`` characters (shorter ones are inside too many words to mean anything)."""
+    words = [word for word in query.split() if word]
+    if not words or any(len(word) < MIN_INSIDE_CHARS for word in words):
+        return []
+    contains = " AND ".join("(instr(lower(a.title), ?) OR instr(lower(a.text), ?))" for _ in words)
+    rows = connection.execute(
+        f"SELECT a.title, a.published, a.site, a.canonical_url, a.text FROM articles a WHERE {contains}{filters} "
+        f"ORDER BY {' + '.join('(instr(lower(a.title), ?) > 0)' for _ in words)} DESC, a.id LIMIT ?",
+        (*[word.lower() for word in words for _ in (0, 1)], *values, *[word.lower() for word in words],
+         limit + len(found))).fetchall()
+    return [row for row in rows if row[3] not in found][:limit]
 
 
 def snippet(text: str, query: str, width: int = SNIPPET_CHARS) -> str:

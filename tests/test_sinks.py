@@ -220,3 +220,15 @@ def test_a_postgres_url_of_another_scheme_is_a_bad_setting_without_its_password(
     problems = setting_problems(Settings({"POSTGRES_URL": "mysql://news:secret@db/news"}))
     assert problems == ["setting POSTGRES_URL: expected postgresql://user@host/db, got a URL with scheme 'mysql'"]
     assert setting_problems(Settings({"POSTGRES_URL": "postgresql://news:secret@db/news"})) == []
+
+
+def test_search_finds_a_word_inside_a_german_compound_after_the_word_matches(tmp_path):
+    store = SqliteStore(tmp_path / "articles.sqlite")
+    store.open()
+    store.commit([row_of(item) for item in ARTICLES] + [row_of(article(
+        "wege", "Neue Wege für den Verkehr", "Der Stadtrat plant Wege für Busse und Bahnen.", "de"))])
+    urls = [match.url for match in search(store.connection, "wege")]
+    assert urls == ["http://news.test/wege", "http://news.test/bikes"]  # the word first, then "Fahrradwege"
+    assert [match.url for match in search(store.connection, "wege", inside_words=False)] == ["http://news.test/wege"]
+    assert search(store.connection, "ai") == []  # two letters: not looked for inside words ("said")
+    store.close()
