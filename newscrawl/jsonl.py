@@ -40,6 +40,7 @@ from twisted.internet.defer import Deferred
 
 from .sinks.base import SinkError
 from .sinks.fanout import close_sinks, sinks_for
+from .sinks.journal import is_journal
 from .stops import OUTPUT_ERROR, stop_crawl
 
 logger = logging.getLogger(__name__)
@@ -460,6 +461,9 @@ class DurableFeedExporter(FeedExporter):
         self.writer.close()
         if self.ledger is not None:
             self.ledger.detach_output(str(self.writer.path.absolute()))
+        if is_journal(self.crawler.settings, self.writer.path):  # every line is in every sink, and recorded
+            self.writer.path.unlink(missing_ok=True)
+            return
         logger.info("Stored jsonl feed (%d lines) in: %s", self.crawler.stats.get_value("newscrawl/jsonl/lines", 0),
                     self.writer.path)
 

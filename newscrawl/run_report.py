@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from .failures import kind_in_words
 from .progress import site_summaries
 from .sinks.fanout import sink_counts
+from .sinks.journal import is_journal
 
 # Failed sites named one line each; the others are counted (the summary file has all of them).
 MAX_LISTED_FAILURES = 20
@@ -46,7 +47,8 @@ class RunReport:
         summary_path = getattr(crawler, "newscrawl_summary_path", None)
         return cls(close_reason=close_reason,
                    articles=stats.get("newscrawl/jsonl/lines", stats.get("newscrawl/articles", 0)),
-                   output=str(next(iter(feeds))) if feeds else None,
+                   output=str(next(iter(feeds))) if feeds and not is_journal(crawler.settings, next(iter(feeds)))
+                   else None,
                    summary_path=str(summary_path) if summary_path else None,
                    sites=site_summaries(stats, close_reason), sinks=sink_counts(stats))
 

@@ -12,6 +12,7 @@ default) and PostgreSQL (a server the tests start, tests/pg_cluster.py).
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import time
@@ -172,3 +173,31 @@ def test_the_postgres_server_stopped_mid_crawl_stops_it_cleanly(web, tmp_path, p
     assert stored_rows(postgres, tmp_path) == union(tmp_path)
     assert set(union(tmp_path)) == web.all_urls()
 
+
+
+def test_keeping_only_the_sinks_leaves_no_jsonl_and_survives_a_kill(web, tmp_path):
+    """NEWSCRAWL_ONLY_SINKS: no -o, the lines go to a journal beside the state, deleted at a clean end;
+    a run killed after writing some is completed by the next, each article once in the store."""
+    sites = write_sites_file(web.sites_config(), tmp_path / "sites.yaml")
+    command = [part for part in crawl_command(sites, tmp_path / "unused.jsonl", {**SLOW, "NEWSCRAWL_ONLY_SINKS": "1"})
+               if part not in ("-o", str(tmp_path / "unused.jsonl"))]
+    journal = tmp_path / ".newscrawl" / "sinks.journal.jsonl"
+    process = subprocess.Popen(command, cwd=tmp_path, env=crawl_env(), text=True, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    wait_for_lines(process, journal, 2)
+    kill_group(process)
+    finished = subprocess.run(command, cwd=tmp_path, env=crawl_env(), text=True, capture_output=True, timeout=120)
+    assert finished.returncode == 0, finished.stderr[-3000:]
+    assert set(stored_rows(None, tmp_path)) == web.all_urls()
+    assert recorded(tmp_path) == web.all_urls()
+    assert not journal.exists() and not list(tmp_path.rglob("*.jsonl"))
+    assert re.search(r"^articles written: \d+$", finished.stderr, re.M)  # no file named
+
+
+def test_keeping_only_the_sinks_with_none_configured_is_refused(web, tmp_path):
+    sites = write_sites_file(web.sites_config(), tmp_path / "sites.yaml")
+    result = run(sites, tmp_path / "out.jsonl", tmp_path, {"NEWSCRAWL_ONLY_SINKS": "1",
+                                                           "NEWSCRAWL_ARTICLES_DB_ENABLED": "0"})
+    assert result.returncode == EXIT_BAD_CONFIG
+    assert "newscrawl: NEWSCRAWL_ONLY_SINKS is set but no article sink is" in result.stderr
+    assert web.requested() == []

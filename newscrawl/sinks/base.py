@@ -11,10 +11,19 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from pathlib import Path
+
+from ..paths import resolve
+from ..state import DEFAULT_STATE_PATH
 
 # The article fields a sink stores, in the order of the JSONL line (newscrawl.items.ArticleItem).
 ARTICLE_FIELDS = ("url", "canonical_url", "site", "title", "published", "text", "html", "lang", "authors",
                   "discovered_via", "fetched_at", "score", "rendered", "duplicate_of")
+
+
+def state_directory(settings) -> Path:
+    """The directory of the state file (STATE_PATH under NEWSCRAWL_HOME), where sinks keep their files."""
+    return resolve(settings, settings.get("STATE_PATH") or DEFAULT_STATE_PATH).parent
 
 
 class SinkError(RuntimeError):

@@ -41,7 +41,12 @@ def configured_sinks(settings) -> list[Sink]:
 
 def sink_problems(settings) -> list[str]:
     """One line for each configured sink that cannot be opened now (checked before the crawl starts)."""
+    from .journal import only_sinks
+
     problems = []
+    if only_sinks(settings) and not configured_sinks(settings):
+        problems.append("newscrawl: NEWSCRAWL_ONLY_SINKS is set but no article sink is (the SQLite store is off "
+                        "and POSTGRES_URL unset): the articles would go nowhere; not starting")
     for sink in configured_sinks(settings):
         try:
             sink.open()

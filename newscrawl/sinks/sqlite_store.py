@@ -13,12 +13,11 @@ from pathlib import Path
 
 from ..clock import utc_now
 from ..paths import resolve
-from .base import ArticleRow, Committed, Sink, SinkError, last_of_each
+from .base import ArticleRow, Committed, Sink, SinkError, last_of_each, state_directory
 from .schema import SQLITE_MIGRATIONS, SchemaTooNew, pending_migrations
 from .tokens import index_text
 
 ARTICLES_DB_NAME = "articles.sqlite"  # the default store's file name, in the state's directory
-DEFAULT_STATE_PATH = ".newscrawl/state.sqlite"  # newscrawl.state.DEFAULT_STATE_PATH (not imported: no cycle)
 
 _COLUMNS = ("canonical_url", "url", "site", "title", "published", "text", "html", "lang", "authors",
             "discovered_via", "fetched_at", "score", "rendered", "duplicate_of", "content_hash")
@@ -33,8 +32,7 @@ def articles_db_path(settings) -> Path:
     explicit = settings.get("ARTICLES_DB")
     if explicit:
         return resolve(settings, explicit)
-    state = resolve(settings, settings.get("STATE_PATH") or DEFAULT_STATE_PATH)
-    return state.parent / ARTICLES_DB_NAME
+    return state_directory(settings) / ARTICLES_DB_NAME
 
 
 def connect(path: Path, create: bool) -> sqlite3.Connection:
