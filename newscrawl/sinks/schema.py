@@ -6,20 +6,18 @@ message, rather than written into.
 """
 from __future__ import annotations
 
+# The columns both databases store alike (the article's own text fields), part of version 1 of both: never
+# change it (a later version adds or alters columns with a migration of its own).
+_ARTICLE_COLUMNS = ("canonical_url TEXT NOT NULL UNIQUE, url TEXT NOT NULL, site TEXT, title TEXT, published TEXT, "
+                    "text TEXT NOT NULL, html TEXT NOT NULL, lang TEXT,")
+
 # SQLite article store (sqlite_store.py). ``articles_fts`` is contentless: it holds the index of
 # title and text as tokens.index_text gives them, its rowid the article's id.
 SQLITE_MIGRATIONS: list[list[str]] = [
     [  # version 1
-        """CREATE TABLE articles (
+        f"""CREATE TABLE articles (
             id INTEGER PRIMARY KEY,
-            canonical_url TEXT NOT NULL UNIQUE,
-            url TEXT NOT NULL,
-            site TEXT,
-            title TEXT,
-            published TEXT,
-            text TEXT NOT NULL,
-            html TEXT NOT NULL,
-            lang TEXT,
+            {_ARTICLE_COLUMNS}
             authors TEXT NOT NULL,
             discovered_via TEXT,
             fetched_at TEXT NOT NULL,
@@ -43,16 +41,9 @@ SQLITE_MIGRATIONS: list[list[str]] = [
 POSTGRES_MIGRATIONS: list[list[str]] = [
     [  # version 1
         """CREATE TABLE IF NOT EXISTS newscrawl_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)""",
-        """CREATE TABLE articles (
+        f"""CREATE TABLE articles (
             id BIGSERIAL PRIMARY KEY,
-            canonical_url TEXT NOT NULL UNIQUE,
-            url TEXT NOT NULL,
-            site TEXT,
-            title TEXT,
-            published TEXT,
-            text TEXT NOT NULL,
-            html TEXT NOT NULL,
-            lang TEXT,
+            {_ARTICLE_COLUMNS}
             authors JSONB NOT NULL,
             discovered_via TEXT,
             fetched_at TIMESTAMPTZ,
