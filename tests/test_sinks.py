@@ -164,8 +164,11 @@ class _BrokenSink(Sink):
 
     name = "broken"
 
+    def __init__(self, error: Exception = SinkError("connection lost")):
+        self.error = error
+
     def commit(self, rows):
-        raise SinkError("connection lost")
+        raise self.error
 
 
 def test_the_fan_out_counts_per_sink_and_names_the_one_that_failed(tmp_path):
@@ -232,3 +235,15 @@ def test_search_finds_a_word_inside_a_german_compound_after_the_word_matches(tmp
     assert [match.url for match in search(store.connection, "wege", inside_words=False)] == ["http://news.test/wege"]
     assert search(store.connection, "ai") == []  # two letters: not looked for inside words ("said")
     store.close()
+
+
+def test_any_error_of_a_sink_is_a_sink_error_so_the_crawl_stops_rather_than_records(tmp_path):
+    from scrapy.statscollectors import MemoryStatsCollector
+    from scrapy.utils.test import get_crawler
+
+    stats = MemoryStatsCollector(get_crawler())
+    sinks = SinkSet([_BrokenSink(KeyError("a bug"))], stats)
+    with pytest.raises(SinkError, match="article sink broken: 'a bug'"):
+        sinks.commit([ARTICLES[0]])
+    with pytest.raises(SinkError, match="an article cannot be stored"):
+        sinks.commit([{**ARTICLES[0], "score": "not a number"}])

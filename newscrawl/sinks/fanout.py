@@ -89,11 +89,16 @@ class SinkSet:
         replay at the next start harmless)."""
         if not items:
             return
-        rows = [row_of(item) for item in items]
+        try:
+            rows = [row_of(item) for item in items]
+        except Exception as error:  # noqa: BLE001 - a line no sink can store stops the crawl, named
+            raise SinkError(f"article sinks: an article cannot be stored: {error!r}") from error
         for sink in self.sinks:
             try:
                 committed = sink.commit(rows)
-            except SinkError as error:
+            except Exception as error:  # noqa: BLE001 - whatever failed, this batch is not in this sink
+                if not isinstance(error, SinkError):
+                    logger.exception("article sink %s failed on a batch", sink.name)
                 self.stats.inc_value(f"{STATS_PREFIX}{sink.name}/failed", len(rows))
                 raise SinkError(f"article sink {sink.name}: {error}") from error
             self.stats.inc_value(f"{STATS_PREFIX}{sink.name}/written", committed.written)
