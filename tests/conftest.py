@@ -12,7 +12,6 @@ import pytest
 
 from newscrawl.extract import fastwalk
 from newscrawl.render.plan import DEFAULT_BROWSER_PATH
-from pg_cluster import postgres_available
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 PAGES_DIR = REPO_ROOT / "tests" / "pages"
@@ -35,12 +34,18 @@ TOOLS = {
                         "redis-server is not installed (Debian package redis-server)"),
     "needs_browser": Tool("NEWSCRAWL_REQUIRE_CHROMIUM", lambda: os.access(DEFAULT_BROWSER_PATH, os.X_OK),
                           f"no browser at {DEFAULT_BROWSER_PATH} (Debian package chromium)"),
-    "needs_postgres": Tool("NEWSCRAWL_REQUIRE_POSTGRES", postgres_available,
+    "needs_postgres": Tool("NEWSCRAWL_REQUIRE_POSTGRES", lambda: _postgres_available(),
                            "PostgreSQL's initdb/pg_ctl or psycopg are missing (Debian package postgresql; "
                            "pip install -r requirements.txt)"),
     "needs_fastwalk": Tool("NEWSCRAWL_REQUIRE_FASTWALK", lambda: fastwalk.compiled is not None,
                            "the compiled walks are not built (python3 -m pip install -e .)"),
 }
+
+
+def _postgres_available() -> bool:
+    from pg_cluster import postgres_available  # tests/pg_cluster.py, beside this file
+
+    return postgres_available()
 
 
 def pytest_configure(config):
