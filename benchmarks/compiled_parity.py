@@ -19,7 +19,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 
 import common
@@ -79,7 +79,7 @@ def run_both(pages: list[tuple[str, Path, str | None]]) -> tuple[dict, dict]:
             env = {**os.environ, "NEWSCRAWL_PURE_PYTHON": switch}
             runs[walks] = (output, subprocess.Popen([sys.executable, __file__, "--worker", str(listing), str(output)],
                                                     env=env))
-        for walks, (output, process) in runs.items():
+        for walks, (_, process) in runs.items():
             if process.wait() != 0:
                 raise SystemExit(f"the {walks} walks' worker failed (exit {process.returncode})")
         return tuple(_read(output) for output, _ in runs.values())

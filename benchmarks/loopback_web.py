@@ -67,17 +67,31 @@ def _response(content_type: str, body: bytes) -> bytes:
     return head.encode("latin-1") + body
 
 
-async def answer_requests(reader, writer, reply) -> None:
-    """Answer every request of a keep-alive connection with ``reply(path)`` (bytes) until it closes."""
+async def answer_requests(reader, writer, reply, with_head: bool = False) -> None:
+    """Answer every request of a keep-alive connection with ``reply(path)`` (bytes) until it closes;
+    ``with_head``: ``reply(path, head)``, the request's head as bytes too (to read its headers)."""
     try:
         while True:
             head = await reader.readuntil(b"\r\n\r\n")
-            writer.write(reply(head.split(b" ", 2)[1].decode("latin-1")))
+            path = head.split(b" ", 2)[1].decode("latin-1")
+            writer.write(reply(path, head) if with_head else reply(path))
             await writer.drain()
     except (asyncio.IncompleteReadError, ConnectionError, IndexError, asyncio.LimitOverrunError):
         pass
     finally:
         writer.close()
+
+
+async def serve_hosts(replies: dict, port: int, ready, with_head: bool = False) -> None:
+    """Serve each host of ``replies`` (host -> reply, as for :func:`answer_requests`) on ``port``,
+    tell ``ready`` (a pipe end) when all listen, then serve until the process is killed."""
+    for host, reply in replies.items():
+        async def handle(reader, writer, reply=reply):
+            await answer_requests(reader, writer, reply, with_head)
+
+        await asyncio.start_server(handle, host, port, backlog=256)
+    ready.send(True)
+    await asyncio.Event().wait()
 
 
 async def _serve_all(sites: dict[str, Routes], port: int, ready) -> None:

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from .crawl_patterns import (
-    ARTICLE_SCHEMA_TYPES,
     DATE_THEN_MORE_RE,
     GENERIC_OG_TYPES,
     LIST_OG_TYPES,
@@ -24,23 +23,24 @@ from .crawl_patterns import (
     SLUG_RE,
 )
 from .extract.confidence import weighted_length
-from .extract.options import ExtractOptions
+from .extract.options import DEFAULT_OPTIONS
+from .extract.patterns import ARTICLE_SCHEMA_TYPES
 from .extract.result import ExtractResult
 
 ARTICLE = "article"
 LIST = "list"
 UNKNOWN = "unknown"
-_EXTRACT_DEFAULTS = ExtractOptions()
 _LETTER_RE = re.compile(r"[^\W\d_]")
 _DATE_NUMBER_RE = re.compile(r"^(19|20)\d\d(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])?$")
 
 
 @dataclass(frozen=True)
 class ClassifyOptions:
-    # A page whose link density (link chars / text chars, 0..1, from the extractor) is above this is a
-    # list even when its URL looks like an article. 0.5: link lists on our mock and demo sites are
-    # > 0.7, article pages < 0.3 including their navigation.
-    max_link_density: float = 0.5
+    # A page without article markup whose link density (link chars / text chars, 0..1, from the
+    # extractor) is above this is a list even when its URL looks like an article. One cut-off with the
+    # extractor's (ExtractOptions.max_article_link_density, which says where it comes from): a crawl
+    # follows the extractor options it runs with, unless NEWSCRAWL_MAX_LINK_DENSITY sets a lower one.
+    max_link_density: float = DEFAULT_OPTIONS.max_article_link_density
     # An unknown-URL page without article markup needs this many main-text characters and a
     # publish date to count as an article (chars, a CJK character counting as the extractor's
     # cjk_char_weight; two short paragraphs).
@@ -112,7 +112,7 @@ def _page_signals(result: ExtractResult) -> tuple[bool, bool]:
 
 def _passes_unknown_test(result: ExtractResult, options: ClassifyOptions) -> bool:
     """Enough page evidence without URL or markup saying article: a date and some text, or a confident extractor."""
-    if result.published and weighted_length(result.text, _EXTRACT_DEFAULTS) >= options.min_unknown_chars:
+    if result.published and weighted_length(result.text, DEFAULT_OPTIONS) >= options.min_unknown_chars:
         return True
     return result.score >= options.min_unknown_score
 

@@ -1,4 +1,4 @@
-"""The current UTC time as an ISO 8601 string to the second, as items and the state record it."""
+"""The current time: as an ISO 8601 UTC string to the second, as items and the state record it, or in Unix seconds."""
 from __future__ import annotations
 
 import time
@@ -15,3 +15,8 @@ def utc_now() -> str:
     if second != _last[0]:
         _last = (second, datetime.fromtimestamp(second, timezone.utc).isoformat())
     return _last[1]
+
+
+def unix_now() -> float:
+    """Seconds since the Unix epoch (what the state's remembered drops are timed with)."""
+    return time.time()

@@ -1,6 +1,6 @@
-"""Conditional requests for feeds, sitemaps and start pages, with the last body replayed on 304.
+"""Conditional requests for feeds, sitemaps, robots.txt and start pages, with the last body replayed on 304.
 
-These pages are fetched every run (they announce new articles). When the
+These files are fetched every run (they announce new articles, or the sitemaps). When the
 last 200 response carried an ETag or Last-Modified, the state keeps those
 validators and the body (compressed, up to ``NEWSCRAWL_MAX_CACHED_LISTING_BYTES`` each and
 ``NEWSCRAWL_LISTING_CACHE_MIB`` for all of them, the ones stored longest ago evicted first);
@@ -16,9 +16,10 @@ from scrapy.responsetypes import responsetypes
 
 from .counters import count
 from .incremental import ledger_for
+from .robots import ROBOTS_FILE_SOURCE
 from .state import CachedListing
 
-LISTING_SOURCES = ("feed", "sitemap")
+LISTING_SOURCES = ("feed", "sitemap", ROBOTS_FILE_SOURCE)  # robots.txt: the one download of it (robots.py)
 # Listing bodies above this size are not kept for 304 replay (so no validators are sent for them), bytes.
 MAX_CACHED_LISTING_BYTES = 4 * 1024 * 1024
 
@@ -30,7 +31,7 @@ def _is_conditional(request: Request) -> bool:
 
 
 class ConditionalRequestMiddleware:
-    """Downloader middleware: conditional GETs for feeds, sitemaps and start pages; 304 replays the stored body.
+    """Downloader middleware: conditional GETs for feeds, sitemaps, robots.txt and start pages; 304 replays the stored body.
 
     Sits below HttpCompressionMiddleware (590) so it stores decompressed bodies,
     and above StripNoiseMiddleware (580) so a replayed page is stripped as usual.

@@ -24,6 +24,7 @@ INT_SETTINGS = {
     "CONCURRENT_REQUESTS_PER_DOMAIN": 1, "DEPTH_LIMIT": 0, "NEWSCRAWL_RENDER_SETTLE_MS": 0,
     "NEWSCRAWL_RENDER_QUIET_MS": 0, "NEWSCRAWL_RENDER_MAX_PAGES": 0, "NEWSCRAWL_MAX_CACHED_LISTING_BYTES": 0,
     "NEWSCRAWL_MAX_HEADER_BYTES": 1024, "NEWSCRAWL_MAX_HEADER_COUNT": 1, "NEWSCRAWL_MAX_URL_LENGTH": 16,
+    "NEWSCRAWL_MAX_REMEMBERED_DROPS": 1,
 }
 # setting -> (smallest, largest or None, whether the smallest itself is allowed)
 FLOAT_SETTINGS = {
@@ -32,7 +33,8 @@ FLOAT_SETTINGS = {
     "NEWSCRAWL_STATE_RECORD_SECONDS": (0.0, None, True),
     "NEWSCRAWL_NEAR_DUPLICATE_JACCARD": (0.0, 1.0, False), "NEWSCRAWL_REDIS_IDLE_SECONDS": (0.0, None, False),
     "NEWSCRAWL_RETRY_AFTER_MAX": (0.0, None, True), "NEWSCRAWL_SHUTDOWN_GRACE_SECONDS": (0.0, None, True),
-    "NEWSCRAWL_LISTING_CACHE_MIB": (0.0, None, True),
+    "NEWSCRAWL_LISTING_CACHE_MIB": (0.0, None, True), "NEWSCRAWL_REMEMBER_DROPS_DAYS": (0.0, None, True),
+    "NEWSCRAWL_MAX_LINK_DENSITY": (0.0, 1.0, True),
 }
 BOOL_SETTINGS = ("ROBOTSTXT_OBEY", "AUTOTHROTTLE_ENABLED", "NEWSCRAWL_STATE_ENABLED", "NEWSCRAWL_STRIP_ENABLED",
                  "NEWSCRAWL_EXTRACT_ENABLED", "NEWSCRAWL_DURABLE_JSONL", "NEWSCRAWL_TEMPLATES_ENABLED",
@@ -121,7 +123,7 @@ def _redis_problem(value) -> str | None:
     if parts.scheme not in REDIS_SCHEMES or (parts.scheme != "unix" and not parts.hostname):
         return f"setting REDIS_URL: expected redis://host:port/db (or rediss://, unix://), got {value!r}"
     try:
-        parts.port
+        parts.port  # noqa: B018 - reading the port is what checks it
     except ValueError:
         return f"setting REDIS_URL: bad port in {value!r}"
     database = parts.path.strip("/")

@@ -9,7 +9,7 @@ PREFIX = "newscrawl/"
 SITE_PREFIX = "newscrawl/site/"
 
 
-def count(stats, key: str, site: str | None = None, value: int = 1) -> None:
+def count(stats, key: str, site: str | None = None, value: float = 1) -> None:
     stats.inc_value(f"{PREFIX}{key}", value)
     if site:
         stats.inc_value(f"{SITE_PREFIX}{site}/{key}", value)

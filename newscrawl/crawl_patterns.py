@@ -42,12 +42,7 @@ POST_ID_QUERY_RE = re.compile(r"^p=\d{3,}$")
 DIGITS_RE = re.compile(r"\d+")
 
 # --- page signals ----------------------------------------------------------
-# schema.org types that name one story.
-ARTICLE_SCHEMA_TYPES = frozenset({
-    "newsarticle", "article", "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle",
-    "backgroundnewsarticle", "reviewnewsarticle", "blogposting", "liveblogposting", "report",
-    "scholarlyarticle", "techarticle",
-})
+# (schema.org types of one story: newscrawl.extract.patterns.ARTICLE_SCHEMA_TYPES, shared with the extractor)
 # schema.org types of pages that list or describe rather than tell.
 LIST_SCHEMA_TYPES = frozenset({
     "collectionpage", "itemlist", "searchresultspage", "profilepage", "aboutpage", "contactpage",
@@ -65,5 +60,23 @@ FEED_LINK_TYPES = frozenset({
     "application/rss+xml", "application/atom+xml", "application/rdf+xml", "application/feed+json",
     "application/json+feed", "application/x.atom+xml", "application/x-rss+xml",
 })
+# Discovery sources whose URLs the site itself lists as content: exempt from the URL-shape trap cap
+# (a site of /story/123.html pages listed in its sitemap is not an endless calendar), and remembered
+# when dropped as no article (incremental.is_dead_end).
+LISTED_VIA = frozenset({"feed", "sitemap"})
 # Content types that are never HTML pages worth parsing for links.
 HTML_CONTENT_TYPE_RE = re.compile(rb"^\s*(?:text/html|application/xhtml\+xml)", re.I)
+
+# --- remembered drops (incremental.py) --------------------------------------
+# Drop reasons that say the page itself is no article: its URL is not fetched again for
+# NEWSCRAWL_REMEMBER_DROPS_DAYS when the page is no way to articles either (incremental.py). Listing
+# verdicts (list_page, link_dense, link_page, section_page, not_article_type) and no_body (no content
+# block: what a page of bare links gives) stay out: new articles are found through such pages.
+# Faults (extract_error) and bookkeeping (duplicate, known) stay out: they say nothing of the page.
+REMEMBERED_DROP_REASONS = frozenset({
+    "too_short",  # the extractor found too little prose for an article (stubs, contact and legal pages)
+    "not_article",  # neither URL nor page says article, and the text is not enough evidence
+    "too_large",  # the page is beyond the extractor's size limits
+    "not_html",  # binary or plain data served as a page
+    "empty_input",  # an empty page
+})

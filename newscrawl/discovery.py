@@ -2,7 +2,8 @@
 
 XML is parsed with entities unresolved, no network and no huge trees, so an
 entity bomb or a remote DTD never expands. Parsers return small dataclasses;
-a malformed document gives ``kind == "malformed"`` and no entries. Entries and
+a malformed document gives ``kind == "malformed"`` and no entries (a JSON Feed
+cut short after its items begin: those before the damage, then ``damaged``). Entries and
 page links are produced lazily, one at a time: a caller that has what it needs
 (its site's page budget spent) leaves the rest of a 900,000-entry feed unread.
 """
@@ -29,6 +30,7 @@ _FILE_EXTENSION_RE = re.compile(r"\.(?:%s)$" % "|".join(map(re.escape, IGNORED_E
 _NOT_PAGE_SCHEMES = ("javascript:", "mailto:", "tel:", "data:", "#", "sms:", "ftp:")
 # bytes of a page parsed between two looks at its links (lxml parses 256 KiB of links in ~30 ms)
 PARSE_CHUNK_BYTES = 256 * 1024
+_LINK_TAGS = frozenset({"a", "area", "link"})  # elements whose href page_links reads
 NEWS_PROBE_ENTRIES = 10  # sitemap entries looked at for the news extension before a sitemap is called plain
 
 
@@ -48,6 +50,7 @@ class Listing:
     kind: str
     entries: Iterable[Entry] = field(default_factory=list)  # lazy: read once
     news: bool = False
+    damaged: bool = False  # set when reading the entries met damage (a JSON Feed cut short): the rest is lost
 
     @property
     def is_index(self) -> bool:
@@ -146,17 +149,73 @@ def _atom_entries(root, base_url: str) -> Iterator[Entry]:
 
 
 def _json_feed(body: bytes, base_url: str) -> Listing:
+    """A JSON Feed whose items are parsed one at a time, as the caller reads them: a 900,000-item feed
+    never becomes 900,000 dicts at once (a whole-document parse of one took ~300 MB and held the event
+    loop for seconds, benchmarks/hostile_memory.py listing). Damage after the items begin ends the
+    entries there: the ones before it are kept."""
     try:
-        data = json.loads(body.decode("utf-8-sig"))
+        text = body.decode("utf-8-sig")
+        start = _json_items_start(text)
     except (ValueError, UnicodeDecodeError):
         return Listing("malformed")
-    items = data.get("items") if isinstance(data, dict) else None
-    if not isinstance(items, list):
+    if start is None:
         return Listing("malformed")
-    return Listing("jsonfeed", _json_entries(items, base_url))
+    listing = Listing("jsonfeed")
+    listing.entries = _json_entries(_json_array_values(text, start, listing), base_url)
+    return listing
 
 
-def _json_entries(items: list, base_url: str) -> Iterator[Entry]:
+_JSON = json.JSONDecoder()
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _json_skip_space(text: str, index: int) -> int:
+    return _JSON_SPACE.match(text, index).end()
+
+
+def _json_items_start(text: str) -> int | None:
+    """Where the values of the top-level object's ``items`` array begin (after its ``[``); None when the
+    document is no object or has no such array. Raises ValueError on bad JSON before it."""
+    index = _json_skip_space(text, 0)
+    if text[index:index + 1] != "{":
+        return None
+    index = _json_skip_space(text, index + 1)
+    while text[index:index + 1] == '"':
+        key, index = _JSON.raw_decode(text, index)
+        index = _json_skip_space(text, index)
+        if text[index:index + 1] != ":":
+            raise ValueError(f"':' expected at character {index}")
+        index = _json_skip_space(text, index + 1)
+        if key == "items":
+            return index + 1 if text[index:index + 1] == "[" else None
+        index = _json_skip_space(text, _JSON.raw_decode(text, index)[1])
+        if text[index:index + 1] != ",":
+            return None  # the object's end, or damage
+        index = _json_skip_space(text, index + 1)
+    return None
+
+
+def _json_array_values(text: str, index: int, listing: Listing) -> Iterator[object]:
+    """The values of a JSON array from ``index`` (just after its ``[``), parsed one at a time, up to its
+    ``]`` or the first damage (then ``listing.damaged``)."""
+    index = _json_skip_space(text, index)
+    if text[index:index + 1] == "]":
+        return
+    while True:
+        try:
+            value, index = _JSON.raw_decode(text, index)
+        except ValueError:
+            listing.damaged = True
+            return
+        yield value
+        index = _json_skip_space(text, index)
+        if text[index:index + 1] != ",":
+            listing.damaged = text[index:index + 1] != "]"
+            return
+        index = _json_skip_space(text, index + 1)
+
+
+def _json_entries(items: Iterable[object], base_url: str) -> Iterator[Entry]:
     for item in items:
         if not isinstance(item, dict):
             continue
@@ -233,21 +292,40 @@ def page_links(body: bytes, encoding: str, base_url: str, max_length: int) -> It
     run, and a page of 750,000 links never becomes one tree. (Scrapy's LinkExtractor costs ~10 ms on a
     page with 100 links; a whole-page parse of a 13 MB list of links held the event loop 2.6 s.)
     """
-    parser = lxml.etree.HTMLPullParser(events=("end",), tag=("a", "area", "link"), encoding=encoding,
+    # No ``tag=`` filter: lxml's tag matcher keeps the parser and its document in a reference cycle (see
+    # _release), so every page walked stayed in memory a while (benchmarks/hostile_memory.py hrefs)
+    parser = lxml.etree.HTMLPullParser(events=("end",), encoding=encoding,
                                        remove_comments=True, remove_pis=True, no_network=True)
     seen: set[str] = set()
-    for start in range(0, len(body), PARSE_CHUNK_BYTES):
-        parser.feed(body[start:start + PARSE_CHUNK_BYTES])
+    try:
+        for start in range(0, len(body), PARSE_CHUNK_BYTES):
+            parser.feed(body[start:start + PARSE_CHUNK_BYTES])
+            yield from _read_links(parser, base_url, max_length, seen)
+        try:
+            parser.close()
+        except lxml.etree.LxmlError:
+            return
         yield from _read_links(parser, base_url, max_length, seen)
+    finally:  # also when the caller stops early (its budget spent)
+        _release(parser)
+
+
+def _release(parser) -> None:
+    """Close the pull parser and drop its unread events. While it is open or holds events, the parser
+    and its document refer to each other: their C memory (tree and input buffer, as large as the page)
+    would wait for a full garbage collection, which a crawl with a raised gc threshold seldom runs."""
     try:
         parser.close()
-    except lxml.etree.LxmlError:
-        return
-    yield from _read_links(parser, base_url, max_length, seen)
+    except lxml.etree.LxmlError:  # closed already, or nothing parsed
+        pass
+    for _ in parser.read_events():
+        pass
 
 
 def _read_links(parser, base_url: str, max_length: int, seen: set[str]) -> Iterator[PageLink | None]:
     for _, element in parser.read_events():
+        if element.tag not in _LINK_TAGS:
+            continue
         href = element.get("href")
         feed = element.tag == "link"
         skip = href is None or feed and not _announces_feed(element)

@@ -5,6 +5,11 @@ set (~100 bytes each) for the whole crawl. ``DiskDupeFilter`` keeps them in a
 SQLite table instead: in ``JOBDIR/requests.seen.sqlite`` when the crawl has a
 job directory (so a paused crawl resumes with it), else in a temporary file
 removed at close. Memory use is SQLite's bounded page cache.
+
+A crawl that finished (nothing left to fetch) forgets its fingerprints also in a job
+directory: the next run with the same ``JOBDIR`` (an hourly schedule) fetches feeds,
+sitemaps and start pages again instead of filtering them as seen. A paused or
+stopped crawl keeps them, to resume.
 """
 from __future__ import annotations
 
@@ -21,6 +26,7 @@ logger = logging.getLogger(__name__)
 
 COMMIT_EVERY = 500  # inserts per transaction (a crash loses at most these: they are fetched again)
 CACHE_KIB = 8 * 1024  # SQLite page cache, KiB
+FINISHED = "finished"  # Scrapy's close reason when no request is left
 
 
 class DiskDupeFilter(BaseDupeFilter):
@@ -57,6 +63,8 @@ class DiskDupeFilter(BaseDupeFilter):
         return not added
 
     def close(self, reason: str) -> None:
+        if reason == FINISHED:
+            self.db.execute("DELETE FROM seen")
         self.db.execute("COMMIT")
         self.db.close()
         if self.temporary_dir is not None:

@@ -28,7 +28,7 @@ class GcTuningExtension:
 
     @classmethod
     def from_crawler(cls, crawler):
-        threshold = crawler.settings.getint("NEWSCRAWL_GC_THRESHOLD", 0)
+        threshold = crawler.settings.getint("NEWSCRAWL_GC_THRESHOLD")   # declared in newscrawl/settings.py
         if threshold <= 0:
             raise NotConfigured
         extension = cls(threshold)

@@ -21,6 +21,7 @@ from scrapy.core.downloader.handlers.http11 import (
 from scrapy.exceptions import DownloadFailedError
 from twisted.web._newclient import ResponseFailed
 
+from .idle_connections import IdleConnectionsMixin
 from .settings import NEWSCRAWL_MAX_HEADER_BYTES, NEWSCRAWL_MAX_HEADER_COUNT
 from .shutdown import CancellableDownloadsMixin
 
@@ -105,6 +106,8 @@ class BoundedHeadersMixin:
             raise ResponseHeadersTooLarge(f"{too_large}: {request.url}") from None
 
 
-class BoundedHeadersDownloadHandler(CancellableDownloadsMixin, BoundedHeadersMixin, HTTP11DownloadHandler):
-    """Scrapy's HTTP/1.1 handler with bounded response headers, its downloads cancellable at shutdown
-    (newscrawl.shutdown): the crawl's http and https handler."""
+class BoundedHeadersDownloadHandler(CancellableDownloadsMixin, IdleConnectionsMixin, BoundedHeadersMixin,
+                                    HTTP11DownloadHandler):
+    """Scrapy's HTTP/1.1 handler with bounded response headers, idle connections closed early
+    (newscrawl.idle_connections), its downloads cancellable at shutdown (newscrawl.shutdown): the crawl's
+    http and https handler."""

@@ -20,6 +20,13 @@ Feeds, sitemaps and start pages are fetched every run, with ``If-None-Match``
 / ``If-Modified-Since`` when the server gave validators; on 304 the stored
 body is replayed (``conditional.ConditionalRequestMiddleware``). Article URLs the
 state knows are not requested again (the spider asks ``Ledger.is_known`` for each link).
+
+A page judged not an article for a reason about the page itself
+(``crawl_patterns.REMEMBERED_DROP_REASONS``: too short, too large...) that is no way to
+articles either (:func:`is_dead_end`) is a *remembered drop*: its URLs go to the state,
+and for ``NEWSCRAWL_REMEMBER_DROPS_DAYS`` links to it are not followed
+(``Ledger.is_remembered_drop``). Listing-like pages (section fronts, link pages) are
+fetched every run, since new articles are found through them.
 """
 from __future__ import annotations
 
@@ -32,22 +39,54 @@ from weakref import WeakKeyDictionary
 from scrapy import signals
 from scrapy.exceptions import DropItem, NotConfigured
 
+from .clock import unix_now, utc_now
 from .counters import count
+from .classify import ARTICLE
+from .crawl_patterns import LISTED_VIA, REMEMBERED_DROP_REASONS
 from .fingerprint import NEAR_DUPLICATE_JACCARD, Fingerprint, fingerprint_text
 from .keyfilter import DEFAULT_FILTER_MIB
-from .items import ArticleItem
-from .jsonl import repair_output
+from .items import ArticleItem, PageItem
 from .lock import acquire, lock_path_for
+from .output_repair import repair_output
 from .paths import resolve
+from .pipelines import NotAnArticle
 from .sinks.fanout import sinks_for
 from .stops import OUTPUT_ERROR, stopped
-from .clock import utc_now
-from .state import DEFAULT_LISTING_CACHE_MIB, DEFAULT_STATE_PATH, ArticleRecord, SqliteState
+from .state import (DEFAULT_LISTING_CACHE_MIB, DEFAULT_MAX_REMEMBERED_DROPS, DEFAULT_REMEMBER_DROPS_DAYS,
+                    DEFAULT_STATE_PATH, ArticleRecord, RememberedDrop, SqliteState)
 from .urls import canonicalize
 
 logger = logging.getLogger(__name__)
 
 _ledgers: WeakKeyDictionary = WeakKeyDictionary()  # crawler -> Ledger
+# Remembered drops written to the state together, in one transaction (and the rest at the end of the
+# crawl): a few ms of the event loop per batch instead of a transaction per dropped page
+DROP_BATCH = 500
+
+
+def is_dead_end(item: PageItem, reason: str) -> bool:
+    """Whether a page dropped for ``reason`` is remembered (not fetched again for a while): the reason
+    is about the page itself, and the page is no way to articles: the site lists it as content (in a
+    feed or sitemap) or its URL has an article's shape. A page of another shape judged too short may
+    be a section front whose teasers were cut as navigation: it is fetched every run."""
+    return reason in REMEMBERED_DROP_REASONS and (item.discovered_via in LISTED_VIA or item.url_kind == ARTICLE)
+
+
+@dataclasses.dataclass(frozen=True)
+class DropMemory:
+    """How long and how many dropped pages are remembered (NEWSCRAWL_REMEMBER_DROPS_DAYS, ..._MAX_...)."""
+
+    days: float = DEFAULT_REMEMBER_DROPS_DAYS  # 0: none is remembered
+    max_rows: int = DEFAULT_MAX_REMEMBERED_DROPS
+
+    @classmethod
+    def from_settings(cls, settings) -> DropMemory:
+        return cls(settings.getfloat("NEWSCRAWL_REMEMBER_DROPS_DAYS", DEFAULT_REMEMBER_DROPS_DAYS),
+                   settings.getint("NEWSCRAWL_MAX_REMEMBERED_DROPS", DEFAULT_MAX_REMEMBERED_DROPS))
+
+    def since(self) -> int:
+        """The Unix time from which a drop still counts."""
+        return int(unix_now() - self.days * 86400)
 
 
 def open_backend(settings):
@@ -70,7 +109,8 @@ def ledger_for(crawler) -> Ledger | None:
         lock_path = lock_path_for(crawler.settings)
         lock = acquire(lock_path) if lock_path else None
         threshold = crawler.settings.getfloat("NEWSCRAWL_NEAR_DUPLICATE_JACCARD", NEAR_DUPLICATE_JACCARD)
-        ledger = Ledger(open_backend(crawler.settings), crawler.stats, threshold, lock)
+        ledger = Ledger(open_backend(crawler.settings), crawler.stats, threshold, lock,
+                        DropMemory.from_settings(crawler.settings))
         sinks = sinks_for(crawler)
         ledger.recover(replay=sinks.commit if sinks is not None else None)
         _ledgers[crawler] = ledger
@@ -139,11 +179,14 @@ class PendingFingerprints:
 class Ledger:
     """Admitted and written articles of this run, and their commit to the state backend."""
 
-    def __init__(self, backend, stats, threshold: float, lock=None):
+    def __init__(self, backend, stats, threshold: float, lock=None, drop_memory: DropMemory = DropMemory()):
         self.backend = backend
         self.stats = stats
         self.threshold = threshold
         self.lock = lock
+        self.drop_memory = drop_memory
+        self.drops_since = drop_memory.since()  # once per run: a drop does not expire during it
+        self.new_drops: list[RememberedDrop] = []  # not yet written to the backend
         self.admitted: dict[str, ArticleRecord] = {}  # canonical URL -> record, until written
         self.unrecorded: list[ArticleRecord] = []  # written, awaiting the next commit
         self.inflight: set[str] = set()  # canonical and fetched URLs of admitted and unrecorded articles
@@ -154,6 +197,29 @@ class Ledger:
 
     def is_known(self, url: str) -> bool:
         return url in self.inflight or self.backend.is_known(url)
+
+    # --- remembered drops ---------------------------------------------------------------------------
+
+    def is_remembered_drop(self, url: str) -> bool:
+        """Whether ``url`` was dropped as no article within the remembered period (not fetched again)."""
+        return self.drop_memory.days > 0 and self.backend.is_remembered_drop(url, self.drops_since)
+
+    def remember_drop(self, urls: tuple[str, ...], site: str | None, reason: str) -> None:
+        """Remember a page dropped as no article (the caller checked :func:`is_dead_end`)."""
+        if self.drop_memory.days <= 0:
+            return
+        self.new_drops.append(RememberedDrop(tuple(dict.fromkeys(canonicalize(url) for url in urls)), reason,
+                                             int(unix_now())))
+        count(self.stats, "state/drops_remembered", site)
+        if len(self.new_drops) >= DROP_BATCH:
+            self.write_drops()
+
+    def write_drops(self) -> None:
+        drops, self.new_drops = self.new_drops, []
+        if drops:
+            forgotten = self.backend.add_drops(drops, self.drop_memory.max_rows)
+            if forgotten:
+                self.stats.inc_value("newscrawl/state/drops_forgotten", forgotten)
 
     def admit(self, item: ArticleItem) -> str | None:
         """None when the article may be emitted (``duplicate_of`` set on the item), else a drop reason."""
@@ -252,6 +318,7 @@ class Ledger:
         """Record what was written (unless ``commit`` is false: the output did not keep it), close, unlock."""
         if commit:
             self.commit()
+        self.write_drops()
         self.backend.close()
         if self.lock is not None:
             self.lock.release()
@@ -289,9 +356,13 @@ class StateExtension:
         if isinstance(item, ArticleItem):
             self.ledger.written(item)
 
-    def item_dropped(self, item, response, **kwargs) -> None:
+    def item_dropped(self, item, response, exception=None, **kwargs) -> None:
         if isinstance(item, ArticleItem):
             self.ledger.release(item.canonical_url)
+        elif isinstance(item, PageItem) and isinstance(exception, NotAnArticle) and is_dead_end(item, exception.reason):
+            meta = response.meta if response is not None else {}
+            requested = (meta.get("newscrawl_url_kind") or (item.url,))[0]  # the URL as the spider asked it
+            self.ledger.remember_drop((requested, item.url), item.site, exception.reason)
 
     def engine_stopped(self) -> None:
         ledger = _ledgers.pop(self.crawler, None)

@@ -13,20 +13,16 @@ The article sinks (``newscrawl.sinks``: the SQLite store, PostgreSQL) get every 
 commit them after that fsync and before the state records them.
 Other feeds go through Scrapy's exporter unchanged.
 
-After a crash, :func:`repair_output` makes an output whole again: a torn last
-line (or anything unreadable after the recorded offset) is cut off, and the
-complete lines after the recorded offset are returned so the state can record
-them (they were emitted; they must not be emitted again).
+After a crash, ``output_repair.repair_output`` makes an output whole again (the ledger
+calls it when it recovers, and the writer before it appends to a file).
 """
 from __future__ import annotations
 
 import dataclasses
 import io
-import json
 import logging
 import os
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -38,6 +34,8 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import task, threads
 from twisted.internet.defer import Deferred
 
+from .incremental import ledger_for
+from .output_repair import repair_output
 from .sinks.base import SinkError
 from .sinks.fanout import close_sinks, sinks_for
 from .sinks.journal import is_journal
@@ -46,61 +44,6 @@ from .stops import OUTPUT_ERROR, stop_crawl
 logger = logging.getLogger(__name__)
 
 JSONL_FORMATS = ("jsonlines", "jsonl")
-_TAIL_CHUNK = 1 << 16  # bytes read at a time when looking for the last newline
-
-
-@dataclass
-class Repair:
-    """What repairing an output found: complete lines after the recorded offset, bytes cut off."""
-
-    items: list[dict] = field(default_factory=list)
-    cut_bytes: int = 0
-    size: int = 0
-
-
-def _last_newline_end(fd: int, size: int) -> int:
-    """Offset just after the last b"\\n" of the file (0 when there is none)."""
-    end = size
-    while end > 0:
-        start = max(0, end - _TAIL_CHUNK)
-        chunk = os.pread(fd, end - start, start)
-        found = chunk.rfind(b"\n")
-        if found >= 0:
-            return start + found + 1
-        end = start
-    return 0
-
-
-def repair_output(path: Path, committed: int = 0) -> Repair | None:
-    """Cut a torn or unreadable tail after ``committed``; the complete lines after it. None: no file."""
-    try:
-        fd = os.open(path, os.O_RDWR)
-    except FileNotFoundError:
-        return None
-    try:
-        size = os.fstat(fd).st_size
-        if size < committed:  # rotated or truncated by someone else: nothing of ours to recover
-            return Repair(size=size)
-        good_end = max(committed, _last_newline_end(fd, size))
-        repair = Repair()
-        position = committed
-        for line in os.pread(fd, good_end - committed, committed).splitlines(keepends=True):
-            try:
-                repair.items.append(json.loads(line))
-            except ValueError:
-                good_end = position  # garbage (e.g. zeros after a power loss): cut from here
-                break
-            position += len(line)
-        if good_end < size:
-            os.ftruncate(fd, good_end)
-            os.fsync(fd)
-            repair.cut_bytes = size - good_end
-        repair.size = good_end
-        return repair
-    finally:
-        os.close(fd)
-
-
 class JsonlWriter:
     """Append complete lines to a file, gathered into large writes; ``sync`` makes them durable.
 
@@ -270,8 +213,6 @@ class DurableFeedExporter(FeedExporter):
         super().open_spider(spider)
         if self.writer is None:
             return
-        from .incremental import ledger_for
-
         self.ledger = ledger_for(self.crawler)
         if self.ledger is not None:
             self.ledger.durable_output = True  # the state records what this writer synced, and nothing else

@@ -14,8 +14,10 @@ from scrapy.utils.reactor import is_asyncio_reactor_installed
 
 from .classify import ClassifyOptions, judge_page
 from .counters import count
-from .extract import fastwalk
+from .extract import ExtractOptions, fastwalk
+from .extract.options import make_options
 from .extract.result import ExtractResult
+from .extract.template import SiteTemplate
 from .extract_jobs import run_extract, run_extract_and_fingerprint, warm_up
 from .items import ArticleItem, PageItem
 from .templates import SiteTemplates, site_templates_from_settings
@@ -25,9 +27,19 @@ from .workers import WorkerPool
 logger = logging.getLogger(__name__)
 
 
-def _drop(stats, site: str, reason: str) -> DropItem:
+class NotAnArticle(DropItem):
+    """The page was judged no article (``reason``: the extractor's or the classifier's verdict)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _drop(stats, site: str, reason: str, verdict: bool = False) -> DropItem:
+    """The DropItem to raise for ``reason``, counted; ``verdict``: the page was judged no article."""
     count(stats, f"dropped/{reason}", site)
-    return DropItem(reason)  # logged with the URL and size (logformat.describe_item)
+    # logged with the URL and size (logformat.describe_item)
+    return NotAnArticle(reason) if verdict else DropItem(reason)
 
 
 def canonical_url_of(item: PageItem, result: ExtractResult) -> str:
@@ -80,7 +92,7 @@ class ExtractPipeline:
 
     templates: SiteTemplates | None = None
 
-    def __init__(self, stats, classify_options: ClassifyOptions, extract_options: dict, workers: int = 0,
+    def __init__(self, stats, classify_options: ClassifyOptions, extract_options: ExtractOptions, workers: int = 0,
                  fingerprints: bool = False):
         self.stats = stats
         self.classify_options = classify_options
@@ -94,12 +106,15 @@ class ExtractPipeline:
         settings = crawler.settings
         if not settings.getbool("NEWSCRAWL_EXTRACT_ENABLED", True):
             raise NotConfigured
+        extract_options = make_options(**settings.getdict("NEWSCRAWL_EXTRACT_OPTIONS"))
+        link_density = settings.get("NEWSCRAWL_MAX_LINK_DENSITY")   # None: the extractor's cut-off
         options = ClassifyOptions(
-            max_link_density=settings.getfloat("NEWSCRAWL_MAX_LINK_DENSITY", ClassifyOptions.max_link_density),
+            max_link_density=extract_options.max_article_link_density if link_density is None
+            else float(link_density),
             min_unknown_chars=settings.getint("NEWSCRAWL_MIN_UNKNOWN_CHARS", ClassifyOptions.min_unknown_chars),
         )
         workers = worker_count(settings.getint("NEWSCRAWL_EXTRACT_WORKERS", -1))
-        pipeline = cls(crawler.stats, options, settings.getdict("NEWSCRAWL_EXTRACT_OPTIONS"), workers,
+        pipeline = cls(crawler.stats, options, extract_options, workers,
                        fingerprints=settings.getbool("NEWSCRAWL_STATE_ENABLED", True))
         pipeline.templates = site_templates_from_settings(settings, crawler.stats)
         return pipeline
@@ -131,7 +146,8 @@ class ExtractPipeline:
         if self.pool is not None:
             return self._extract_in_pool(item)
         try:
-            result = run_extract(item.body, item.url, item.encoding, item.fetched_at, self._options_for(item))
+            result = run_extract(item.body, item.url, item.encoding, item.fetched_at, self.extract_options,
+                                 self._template_for(item))
         except Exception:
             logger.exception("extractor failed on %s", item.url)
             raise _drop(self.stats, item.site, "extract_error") from None
@@ -141,7 +157,7 @@ class ExtractPipeline:
         job = run_extract_and_fingerprint if self.fingerprints else run_extract
         try:
             outcome = await self.pool.submit(job, item.body, item.url, item.encoding, item.fetched_at,
-                                             self._options_for(item))
+                                             self.extract_options, self._template_for(item))
         except Exception:
             logger.exception("extractor failed on %s", item.url)
             raise _drop(self.stats, item.site, "extract_error") from None
@@ -152,16 +168,15 @@ class ExtractPipeline:
         article.text_fingerprint = fingerprint  # not a field, so not exported; read by the incremental ledger
         return article
 
-    def _options_for(self, item: PageItem) -> dict:
-        template = self.templates.template_for(item.site, item.url) if self.templates else None
-        return {**self.extract_options, "template": template} if template else self.extract_options
+    def _template_for(self, item: PageItem) -> SiteTemplate | None:
+        return self.templates.template_for(item.site, item.url) if self.templates else None
 
     def _judge(self, item: PageItem, result: ExtractResult) -> ArticleItem:
         if self.templates is not None and result.is_article:   # list pages teach no article template
             self.templates.observe(item.site, item.url, item.body, item.encoding, result.method)
         reason = judge_page(result, item.url_kind, self.classify_options)
         if reason:
-            raise _drop(self.stats, item.site, reason)
+            raise _drop(self.stats, item.site, reason, verdict=True)
         return build_article(item, result)
 
 
@@ -192,7 +207,9 @@ class DuplicatePipeline:
 
 
 class ArticleCountPipeline:
-    """Count the articles that passed every other pipeline (``newscrawl/articles``, per site too).
+    """Count the articles that passed every other pipeline (``newscrawl/articles``, per site too), and
+    sum their extraction scores (``newscrawl/article_score_sum``): the summary's per-site sum over
+    ``articles`` is the site's mean score in that run, which the health report follows across runs.
 
     The last pipeline, rather than an ``item_scraped`` receiver: Scrapy runs each receiver of a
     signal as an asyncio task of its own per item (~45 us), a pipeline stage is a plain call.
@@ -208,4 +225,5 @@ class ArticleCountPipeline:
     def process_item(self, item):
         if isinstance(item, ArticleItem):
             count(self.stats, "articles", item.site)
+            count(self.stats, "article_score_sum", item.site, item.score)
         return item

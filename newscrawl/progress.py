@@ -135,6 +135,19 @@ def site_summaries(stats_dict: dict, close_reason: str) -> dict[str, dict]:
     return summaries
 
 
+def summary_json(summary: dict) -> str:
+    """The summary as JSON with one line per top-level entry and one line per site, which ``grep``
+    answers whole. A site of tests/manysites_web.py takes 318 bytes (indented JSON: 557 bytes in 30
+    lines), so 3.2 MB at 10,000 such sites."""
+    head = [f"  {json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}"
+            for key, value in summary.items() if key != "sites"]
+    sites = [f"    {json.dumps(name, ensure_ascii=False)}: "
+             f"{json.dumps(figures, ensure_ascii=False, separators=(',', ':'))}"
+             for name, figures in summary.get("sites", {}).items()]
+    body = ",\n".join([*head, '  "sites": {' + ("\n" + ",\n".join(sites) + "\n  }" if sites else "}")])
+    return "{\n" + body + "\n}\n"
+
+
 def summary_path_for(feed_uri: str | None, spider_name: str, output_dir: Path = Path("output")) -> Path:
     """<output stem>.summary.json next to a local output file, else in ``output_dir``."""
     if feed_uri and "%(" not in feed_uri:
@@ -187,7 +200,7 @@ class SiteSummaryExtension:
         }
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(summary, ensure_ascii=False, indent=2), encoding="utf-8")
+            path.write_text(summary_json(summary), encoding="utf-8")
         except OSError as exc:
             logger.error("cannot write the site summary to %s: %s", path, exc)
             return

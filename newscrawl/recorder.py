@@ -1,6 +1,6 @@
 """The state's writes in a child process, off the core of the crawl's event loop.
 
-Recording a batch of articles in the SQLite state (``state.ArticleWriter``:
+Recording a batch of articles in the SQLite state (``article_writer.ArticleWriter``:
 rows for the articles, their URL keys and LSH band keys, inserted into
 indexes at random keys) costs ~0.1 ms of CPU per article at 50,000 articles.
 In the output's sync thread that CPU was the crawl process's own, the core
@@ -31,6 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
+from .article_writer import ArticleRecord, ArticleWriter
+from .fingerprint import Fingerprint, band_keys
+
 logger = logging.getLogger(__name__)
 
 _PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h)
@@ -56,8 +59,6 @@ def recorder_main(path: str, connection) -> None:
     """The child's loop: write each batch it receives, answer None or the error, exit at EOF."""
     _die_with_parent()
     os.nice(RECORDER_NICENESS)
-    from .state import ArticleWriter  # here: state.py imports this module
-
     writer = ArticleWriter(Path(path))
     try:
         while True:
@@ -75,7 +76,7 @@ def recorder_main(path: str, connection) -> None:
         writer.close()
 
 
-def rows_of(records: list) -> list[tuple]:
+def rows_of(records: list[ArticleRecord]) -> list[tuple]:
     """Records as tuples of plain values to send to the recorder, without their band keys (the recorder
     makes them again from the signature): pickling 2,000 records took ~8.6 ms of the sending thread as
     dataclasses, ~2 ms as these tuples (holding the GIL the event loop's thread needs)."""
@@ -84,11 +85,8 @@ def rows_of(records: list) -> list[tuple]:
             for record in records]
 
 
-def records_from_rows(rows: list[tuple]) -> list:
+def records_from_rows(rows: list[tuple]) -> list[ArticleRecord]:
     """The records ``rows_of`` sent, band keys made again from each signature."""
-    from .fingerprint import Fingerprint, band_keys
-    from .state import ArticleRecord
-
     return [ArticleRecord(canonical, url, site, first_seen,
                           Fingerprint(signature, band_keys(np.frombuffer(signature, dtype=np.uint32)))
                           if signature is not None else None, duplicate_of)
@@ -96,7 +94,7 @@ def records_from_rows(rows: list[tuple]) -> list:
 
 
 class RecorderProcess:
-    """``write(records, output, committed)`` as ``state.ArticleWriter`` has it, run in a child process.
+    """``write(records, output, committed)`` as ``ArticleWriter`` has it, run in a child process.
 
     Started on the first write; a child that died is replaced at the next write (the failed batch
     stays unrecorded and is sent again by the next sync).

@@ -31,7 +31,8 @@ from scrapy.exceptions import DontCloseSpider, NotConfigured
 from twisted.internet import task
 
 from .fingerprint import FINGERPRINT_SCHEME, Fingerprint
-from .state import DEFAULT_LISTING_CACHE_MIB, ArticleRecord, CachedListing, report_dropped_signatures, url_key
+from .state import (DEFAULT_LISTING_CACHE_MIB, ArticleRecord, CachedListing, RememberedDrop, report_dropped_signatures,
+                    url_key)
 
 logger = logging.getLogger(__name__)
 
@@ -204,10 +205,28 @@ class RedisState:
             stored = self.redis.pipeline(transaction=True).hdel(listings, url).decrby(total, size).execute()[-1]
         return True
 
+    def is_remembered_drop(self, url: str, since: int) -> bool:
+        """Whether ``url`` was dropped as no article at or after ``since`` (Unix time)."""
+        dropped_at = self.redis.zscore(self._key("drops"), url_key(url))
+        return dropped_at is not None and dropped_at >= since
+
+    def add_drops(self, drops: Iterable[RememberedDrop], max_rows: int) -> int:
+        """Remember ``drops`` (a sorted set of URL keys by drop time), then forget the oldest beyond
+        ``max_rows``; how many were forgotten."""
+        mapping = {key: drop.dropped_at for drop in drops for key in drop.keys()}
+        if not mapping:
+            return 0
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.zadd(self._key("drops"), mapping)
+        pipe.zcard(self._key("drops"))
+        excess = pipe.execute()[-1] - max_rows
+        return len(self.redis.zpopmin(self._key("drops"), excess)) if excess > 0 else 0
+
     def counts(self) -> dict[str, int]:
         return {"articles": self.redis.hlen(self._key("articles")), "urls": self.redis.scard(self._key("urls")),
                 "bands": self.redis.hlen(self._key("bands")), "listings": self.redis.hlen(self._key("listings")),
-                "listing_bytes": int(self.redis.get(self._key("listing_bytes")) or 0)}
+                "listing_bytes": int(self.redis.get(self._key("listing_bytes")) or 0),
+                "remembered_drops": self.redis.zcard(self._key("drops"))}
 
     def reset(self) -> int:
         keys = list(self.redis.scan_iter(match=f"{self.prefix}:*", count=1000))

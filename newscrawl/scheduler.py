@@ -15,6 +15,8 @@ on disk that is a directory and files made and deleted again and again
 without extraction, 2026-11-22). So in the temporary queue each of these
 queues holds its first SPILL_AFTER requests in memory and makes its disk files
 only for more (:func:`memory_first`): memory stays bounded by hosts x SPILL_AFTER.
+The project's own priority queue (``newscrawl.hostqueue``, the default) keeps
+all of them in one SQLite file instead; this matters when Scrapy's is chosen.
 
 A queue or duplicate filter on disk that takes no more writes (disk full, I/O
 error) stops the crawl at once (``newscrawl.stops``, close reason
@@ -101,6 +103,7 @@ def memory_first(disk_class: type) -> type:
             return len(self.memory) + (len(self.disk) if self.disk is not None else 0)
 
     MemoryFirstQueue.__name__ = MemoryFirstQueue.__qualname__ = f"MemoryFirst{disk_class.__name__}"
+    MemoryFirstQueue.disk_class = disk_class  # newscrawl.hostqueue stores the standard ones in one file
     return MemoryFirstQueue
 
 

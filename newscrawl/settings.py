@@ -1,7 +1,9 @@
 """Scrapy settings of newscrawl: polite by default, bounded per site.
 
-Every ``NEWSCRAWL_*`` setting can be overridden with ``-s NAME=value``;
-docs/operations.md lists them with the extra settings for broad crawls.
+Every setting newscrawl reads is declared here with its default, once (tests/test_settings_declared.py
+checks the code and the tables of docs/operations.md against this module). Every ``NEWSCRAWL_*``
+setting can be overridden with ``-s NAME=value``; docs/operations.md lists them with the extra
+settings for broad crawls.
 """
 import os
 
@@ -17,7 +19,10 @@ AUTOTHROTTLE_ENABLED = True
 AUTOTHROTTLE_START_DELAY = 1.0
 AUTOTHROTTLE_MAX_DELAY = 30.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
-CONCURRENT_REQUESTS = 32
+CONCURRENT_REQUESTS = 32  # a crawl of many sites raises it (newscrawl/scale.py) unless -s sets it
+# ... to sites x CONCURRENT_REQUESTS_PER_DOMAIN, at most this: Scrapy's broad-crawl guide's example
+# figure; 10,000 loopback sites on 2 cores are CPU-bound well below it (benchmarks/hourly_cycle.py)
+NEWSCRAWL_MAX_CONCURRENT_REQUESTS = 256
 CONCURRENT_REQUESTS_PER_DOMAIN = 2
 DOWNLOAD_DELAY = 0.5
 COOKIES_ENABLED = False
@@ -26,6 +31,7 @@ TELNETCONSOLE_ENABLED = False
 
 # --- robustness -------------------------------------------------------------
 DOWNLOAD_TIMEOUT = 30
+DNSCACHE_SIZE = 100_000  # host names remembered (Scrapy's 10,000 is the size of a large site list)
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024  # bytes; also caps gunzipped sitemaps
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
 # Response head bounds (status line and headers; DOWNLOAD_MAXSIZE counts the body only), newscrawl.http_limits.
@@ -40,6 +46,10 @@ DOWNLOAD_HANDLERS = {  # Scrapy's HTTP/1.1 handler with those bounds; rendering 
     "http": "newscrawl.http_limits.BoundedHeadersDownloadHandler",
     "https": "newscrawl.http_limits.BoundedHeadersDownloadHandler",
 }
+# Seconds a finished keep-alive connection waits for the site's next request before it is closed
+# (newscrawl/idle_connections.py; Twisted keeps it 240 s: a socket per host visited at 10,000 sites).
+# 15 s: above Apache httpd's KeepAliveTimeout (5 s), below nginx's keepalive_timeout (75 s).
+NEWSCRAWL_IDLE_CONNECTION_SECONDS = 15.0
 RETRY_TIMES = 2
 REDIRECT_MAX_TIMES = 5
 DEPTH_LIMIT = 20  # hard stop above the per-site max_depth (sitemap indexes add hops)
@@ -51,6 +61,20 @@ CONCURRENT_ITEMS = 8  # items in flight per response; Scrapy starts this many ta
 DEFAULT_DROPITEM_LOG_LEVEL = "DEBUG"  # drops are counted in stats and the summary instead
 # Scrapy logs a request that used up its retries as an ERROR; the spider's errback logs it as one line
 RETRY_GIVE_UP_LOG_LEVEL = "DEBUG"
+# Scrapy's check that a generator callback returns no value, made before every callback call: its cache
+# holds the bound methods weakly, so for a generator callback (parse_robots) it re-reads and parses the
+# source, 1.1 ms per response, and 7 us for the others (timed on this spider, 2026-11-27). The spider's
+# callbacks get the same check once, in tests/test_callbacks.py.
+WARN_ON_GENERATOR_RETURN_VALUE = False
+NEWSCRAWL_RETRY_AFTER_ENABLED = True  # wait what a 429/503's Retry-After asks (retry_after.py)
+NEWSCRAWL_RETRY_AFTER_MAX = 60.0  # ... at most this many seconds; longer asks are retried after this long
+NEWSCRAWL_STRIP_ENABLED = True  # strip script/style/iframe from responses before the spider (middlewares.py)
+NEWSCRAWL_STRIP_MAX_BYTES = 8_000_000  # ... up to this size; larger responses are passed on unstripped
+NEWSCRAWL_CONDITIONAL_ENABLED = True  # conditional requests for feeds, sitemaps, start pages (conditional.py)
+# Tests and the fault benchmarks: write every URL that reaches the downloader to this file (None: off),
+# and refuse every request off this machine
+NEWSCRAWL_REQUEST_LOG = None
+NEWSCRAWL_LOOPBACK_ONLY = False
 
 # --- logging ------------------------------------------------------------------------
 # INFO: progress, one line per failed request, and the end-of-run report (newscrawl.run_report);
@@ -97,15 +121,21 @@ EXTENSIONS = {
     "newscrawl.gctune.GcTuningExtension": 530,
     "newscrawl.shutdown.ShutdownExtension": 540,  # a stopped crawl cancels its downloads after a grace
 }
-# Young-generation gc threshold after start-up objects are frozen (gctune.py); 0 keeps Python's (700)
+# Young-generation gc threshold after start-up objects are frozen (gctune.py, which says what it bought);
+# 0 keeps Python's (700)
 NEWSCRAWL_GC_THRESHOLD = 10_000
 ADDONS = {"newscrawl.redis_support.RedisAddon": 0}  # with REDIS_URL: scrapy-redis scheduler and dupefilter
 DUPEFILTER_CLASS = "newscrawl.dupefilter.DiskDupeFilter"  # on disk: memory stays flat on long crawls
 SCHEDULER = "newscrawl.scheduler.SpillingScheduler"  # pending requests on disk, also without JOBDIR
+# Hosts and priority levels take turns at a constant cost per request, and a disk queue is one file
+# (newscrawl/hostqueue.py); Scrapy's DownloaderAwarePriorityQueue scans every host per request
+SCHEDULER_PRIORITY_QUEUE = "newscrawl.hostqueue.HostTurnsQueue"
 NEWSCRAWL_SPILL_QUEUE = True  # False: Scrapy's in-memory queue when there is no JOBDIR
 
 # Scrapy's "Crawled" / "Scraped from" messages skipped below LOG_LEVEL instead of built and discarded
 LOG_FORMATTER = "newscrawl.logformat.LevelAwareLogFormatter"
+# The stats logged at the end leave out the per-site counters (the site summary file has them)
+STATS_CLASS = "newscrawl.crawl_stats.SiteSummaryStatsCollector"
 
 # --- output ---------------------------------------------------------------------
 # Directory the crawl's relative paths resolve under: the sites file, NEWSCRAWL_OUTPUT_DIR and the
@@ -115,6 +145,9 @@ NEWSCRAWL_HOME = None
 FEED_EXPORT_ENCODING = "utf-8"
 # With no -o/-O, NewsSpider writes JSONL to NEWSCRAWL_OUTPUT_DIR/<spider>-<UTC time>.jsonl.
 NEWSCRAWL_OUTPUT_DIR = "output"
+NEWSCRAWL_DURABLE_JSONL = True  # the crash-safe JSONL writer (jsonl.py); False: Scrapy's feed exporter
+NEWSCRAWL_SUMMARY_ENABLED = True  # the per-site summary file at the end of a run (progress.py)
+NEWSCRAWL_SUMMARY_PATH = None  # None: beside the output (progress.summary_path_for)
 
 # --- newscrawl ------------------------------------------------------------------
 NEWSCRAWL_MAX_PAGES = 1000  # HTML pages per site unless the site sets max_pages
@@ -125,8 +158,24 @@ NEWSCRAWL_MAX_SITEMAPS = 50  # sitemap files per site, index entries included
 # Longest link or listed URL followed, in characters; longer ones are counted rejected/url_too_long.
 # 2048: the sitemap protocol's bound on a URL (sitemaps.org, "less than 2,048 characters").
 NEWSCRAWL_MAX_URL_LENGTH = 2048
+NEWSCRAWL_EXTRACT_ENABLED = True  # extract articles; False: the crawl only fetches (no items)
 NEWSCRAWL_EXTRACT_WORKERS = -1  # extraction processes; -1: CPU count - 1, 0: in the Scrapy process
+# Options of newscrawl.extract for the crawl (a dict, or a JSON object with -s): names and values as
+# ExtractOptions declares them; an unknown name stops the crawl before it starts (config_check.py)
+NEWSCRAWL_EXTRACT_OPTIONS = {}
+# A page without article markup whose text is more than this share links is a list page (0..1).
+# None: the extractor's cut-off (ExtractOptions.max_article_link_density, with NEWSCRAWL_EXTRACT_OPTIONS)
+NEWSCRAWL_MAX_LINK_DENSITY = None
+# Main-text chars an undated page of an unknown-kind URL needs to count as an article (classify.py)
+NEWSCRAWL_MIN_UNKNOWN_CHARS = 300
+NEWSCRAWL_DEDUP_ENABLED = True  # drop an article whose canonical URL was already emitted in this run
+NEWSCRAWL_PROGRESS_ENABLED = True  # progress log lines
 NEWSCRAWL_PROGRESS_INTERVAL = 60.0  # seconds between progress log lines
+# Site templates learned from similar pages during the crawl (templates.py): on/off, where they are
+# kept between runs, and article pages of a URL group seen before its template is learned
+NEWSCRAWL_TEMPLATES_ENABLED = False
+NEWSCRAWL_TEMPLATES_DIR = ".newscrawl/templates"
+NEWSCRAWL_TEMPLATES_LEARN_AFTER = 3
 
 # --- rendering (newscrawl.render; README "Rendering JavaScript") -------------------------------------
 # Used only when a site has render: always or auto. The spider then installs
@@ -180,6 +229,7 @@ MEMUSAGE_WARNING_MB = 3072  # warn once when the crawl's memory (browser include
 # --- incremental state and crash safety (newscrawl.incremental, newscrawl.jsonl) ---------
 NEWSCRAWL_STATE_ENABLED = True  # remember emitted articles; emit only new ones each run
 STATE_PATH = ".newscrawl/state.sqlite"  # SQLite state file (ignored with REDIS_URL); lock: <STATE_PATH>.lock
+NEWSCRAWL_LOCK_PATH = None  # the run's lock file; None: <STATE_PATH>.lock (none with REDIS_URL or no state)
 # Bit filter of the state's URL and band keys, in MiB (fixed: it fills, it does not grow): it answers
 # most look-ups of keys the state does not hold without a query (keyfilter.py); 0 turns it off.
 NEWSCRAWL_STATE_FILTER_MIB = 16
@@ -188,6 +238,12 @@ NEWSCRAWL_STATE_FILTER_MIB = 16
 # stored longest ago evicted first (state.DEFAULT_LISTING_CACHE_MIB says where the bound comes from)
 NEWSCRAWL_MAX_CACHED_LISTING_BYTES = 4 * 1024 * 1024
 NEWSCRAWL_LISTING_CACHE_MIB = 32
+# Days a page judged no article for a reason about the page (crawl_patterns.REMEMBERED_DROP_REASONS:
+# too short, no body...) is not fetched again; 0: every page is fetched every run. At most
+# NEWSCRAWL_MAX_REMEMBERED_DROPS URL keys are kept, the oldest forgotten first (state.py says where
+# both come from); `state_admin prune` forgets the expired ones.
+NEWSCRAWL_REMEMBER_DROPS_DAYS = 7.0
+NEWSCRAWL_MAX_REMEMBERED_DROPS = 500_000
 NEWSCRAWL_NEAR_DUPLICATE_JACCARD = 0.8  # estimated shingle Jaccard marking a near-duplicate (fingerprint.py)
 NEWSCRAWL_JSONL_SYNC_SECONDS = 1.0  # fsync the JSONL output this often
 NEWSCRAWL_JSONL_SYNC_ITEMS = 200  # ... or after this many lines
@@ -196,6 +252,7 @@ NEWSCRAWL_STATE_RECORD_SECONDS = 10.0
 NEWSCRAWL_STATE_RECORD_ITEMS = 2000
 # Write those batches from a child process (recorder.py), off the event loop's core; 0: from a thread
 NEWSCRAWL_STATE_RECORDER_PROCESS = True
+REDIS_URL = None  # redis://host:port/db: share the queue, dupefilter and state through Redis (redis_support.py)
 # --- article sinks (newscrawl.sinks; README "Feeding an index") ------------------------------
 # Each gets every article written to the JSONL output, committed before the state records it.
 NEWSCRAWL_ARTICLES_DB_ENABLED = True  # the SQLite article store with full-text search (newscrawl.search)

@@ -12,26 +12,27 @@ runs:
 - ``listings``: validators (ETag, Last-Modified) and the last body of feeds,
   sitemaps and start pages, for conditional requests;
 - ``outputs``: JSONL files being written and the byte offset up to which their
-  lines are recorded here (lines after it are recovered at the next start).
+  lines are recorded here (lines after it are recovered at the next start);
+- ``drops``: 64-bit keys of the URLs of pages judged not articles, with when and why
+  (remembered drops: not fetched again for ``NEWSCRAWL_REMEMBER_DROPS_DAYS``).
 
-Nothing of it is held in memory but a fixed-size bit filter of the URL and
-band keys (``keyfilter.KeyFilter``), which answers most look-ups of keys the
+Nothing of it is held in memory but a fixed-size bit filter of the URL,
+band and drop keys (``keyfilter.KeyFilter``), which answers most look-ups of keys the
 state does not hold; the others go to the file (SQLite's page cache is
 bounded). The Redis backend (``redis_support.RedisState``) has the same
 methods.
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 import sqlite3
-import struct
 import zlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Iterable
 
+from .article_writer import ROWS_PER_STATEMENT, ArticleRecord, ArticleWriter, Transaction, connect, url_key
 from .clock import utc_now
 from .fingerprint import FINGERPRINT_SCHEME, Fingerprint
 from .keyfilter import DEFAULT_FILTER_MIB, KeyFilter
@@ -42,7 +43,6 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_STATE_PATH = ".newscrawl/state.sqlite"
 SCHEMA_VERSION = "1"
-_KEY = struct.Struct(">q")
 # Page cache of the look-up connection (KiB; SQLite's default is 2,000). Look-ups hit random pages of
 # the URL and band indexes; at 50,000 articles (a 50 MB file) a 16 MB cache made them ~30% cheaper
 # (timed look-ups against such a state, 2026-11-22). Bounded: it does not grow with the state beyond this.
@@ -52,6 +52,13 @@ READ_CACHE_KIB = 16_000
 # under 50 MB when sites serve huge listings: `python benchmarks/listing_cache.py` (three runs of 50
 # sitemaps of 4 MB that compress to 3/4, new URLs each run) ends at 36.5 MB with it, 455 MB without.
 DEFAULT_LISTING_CACHE_MIB = 32
+# Days a page dropped as no article is not fetched again (NEWSCRAWL_REMEMBER_DROPS_DAYS): a week, so a
+# page that became an article (a stub filled in, a redesign that fixed its markup) is seen again soon.
+DEFAULT_REMEMBER_DROPS_DAYS = 7.0
+# Bound of the remembered drops (rows; a redirected page takes two). A row costs ~50 bytes with its index
+# (200,000 drops of 60-character URLs grew the file by 9.9 MB, 2026-11-27), so ~25 MB at the bound:
+# 50 dropped pages per site at 10,000 sites. Past it, the drops made longest ago are forgotten first.
+DEFAULT_MAX_REMEMBERED_DROPS = 500_000
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -74,6 +81,8 @@ CREATE TABLE IF NOT EXISTS listings (url TEXT PRIMARY KEY, etag TEXT, last_modif
                                      content_type TEXT, body BLOB NOT NULL, stored_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS listings_stored_at ON listings (stored_at);
 CREATE TABLE IF NOT EXISTS outputs (path TEXT PRIMARY KEY, committed INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS drops (key INTEGER PRIMARY KEY, dropped_at INTEGER NOT NULL, reason TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS drops_dropped_at ON drops (dropped_at);
 """
 
 
@@ -147,29 +156,16 @@ def report_dropped_signatures(state: str, count: int) -> None:
                        "near-duplicates of those articles are not detected", state, count, FINGERPRINT_SCHEME)
 
 
-def url_key(url: str) -> int:
-    """A signed 64-bit key of a (canonical) URL; collisions are negligible below billions of URLs."""
-    return _KEY.unpack(hashlib.blake2b(url.encode("utf-8"), digest_size=8).digest())[0]
+@dataclass(frozen=True, slots=True)
+class RememberedDrop:
+    """A page judged not an article, for a reason that is about the page (not fetched again for a while)."""
 
-
-@dataclass(frozen=True, slots=True)  # slots: no per-instance dict (thousands are pending at once)
-class ArticleRecord:
-    """What the state keeps of one emitted article."""
-
-    canonical_url: str
-    url: str
-    site: str | None
-    first_seen: str  # ISO 8601 UTC
-    fingerprint: Fingerprint | None
-    duplicate_of: str | None = None
+    urls: tuple[str, ...]  # canonical URLs: the one requested and the one fetched (after redirects)
+    reason: str  # the drop reason (newscrawl/dropped/<reason>)
+    dropped_at: int  # Unix time, seconds
 
     def keys(self) -> set[int]:
-        """The 64-bit keys of its canonical and fetched URLs."""
-        return {url_key(self.canonical_url), url_key(self.url)}
-
-    def all_keys(self) -> list[int]:
-        """Its URL keys and the band keys of its fingerprint (what the key filter holds of it)."""
-        return [*self.keys(), *(self.fingerprint.bands if self.fingerprint else ())]
+        return {url_key(url) for url in self.urls}
 
 
 @dataclass(frozen=True)
@@ -178,6 +174,7 @@ class Pruned:
 
     articles: int
     listings: int
+    drops: int = 0
 
 
 @dataclass(frozen=True)
@@ -210,6 +207,7 @@ class SqliteState:
         self.write_in_process = write_in_process
         self.listing_cache_bytes = int(listing_cache_mib * 1024 * 1024)
         self.listing_bytes: int | None = None  # compressed bytes of the stored listings, summed on first use
+        self.drop_rows: int | None = None  # rows of the drops table at most (counted when it may pass its bound)
         self.writer: ArticleWriter | RecorderProcess | None = None  # add_articles' writer, made on first use
         try:
             self.db = connect(self.path)
@@ -240,9 +238,9 @@ class SqliteState:
         report_dropped_signatures(str(self.path), stale)
 
     def _load_filter(self, mib: float) -> KeyFilter:
-        """A filter holding every URL and band key in the file (~1 s per 2 million keys)."""
+        """A filter holding every URL, band and drop key in the file (~1 s per 2 million keys)."""
         loaded = KeyFilter(mib)
-        for table in ("urls", "bands"):
+        for table in ("urls", "bands", "drops"):
             loaded.add(key for (key,) in self.db.execute(f"SELECT key FROM {table}"))
         return loaded
 
@@ -308,6 +306,48 @@ class SqliteState:
         if self.writer is None:
             self.writer = RecorderProcess(self.path) if self.write_in_process else ArticleWriter(self.path)
         self.writer.write(records, output, committed)
+
+    # --- remembered drops -------------------------------------------------------------------------
+
+    def is_remembered_drop(self, url: str, since: int) -> bool:
+        """Whether ``url`` was dropped as no article at or after ``since`` (Unix time)."""
+        key = url_key(url)
+        if not self._may_hold_any((key,)):
+            return False
+        found = self.db.execute("SELECT 1 FROM drops WHERE key = ? AND dropped_at >= ?", (key, since)).fetchone()
+        return found is not None
+
+    def add_drops(self, drops: Iterable[RememberedDrop], max_rows: int) -> int:
+        """Remember ``drops`` (a URL dropped again gets its new time and reason), then forget the
+        ones dropped longest ago while more than ``max_rows`` are kept; how many were forgotten."""
+        rows = sorted({(key, drop.dropped_at, drop.reason) for drop in drops for key in drop.keys()})
+        if self.filter is not None:  # before the write commits, as for articles
+            self.filter.add(key for key, _, _ in rows)
+        if self.drop_rows is not None:
+            self.drop_rows += len(rows)
+        try:
+            with self._transaction():
+                for start in range(0, len(rows), ROWS_PER_STATEMENT):
+                    chunk = rows[start:start + ROWS_PER_STATEMENT]
+                    self.db.execute(f"INSERT OR REPLACE INTO drops VALUES {','.join(['(?,?,?)'] * len(chunk))}",
+                                    [value for row in chunk for value in row])
+                return self._trim_drops(max_rows)
+        except sqlite3.Error:
+            self.drop_rows = None  # rolled back: count again from the file
+            raise
+
+    def _trim_drops(self, max_rows: int) -> int:
+        """Forget the drops made longest ago while more than ``max_rows`` are kept; counted only when
+        an upper estimate (the last count plus every row added since) passes the bound."""
+        if self.drop_rows is not None and self.drop_rows <= max_rows:
+            return 0
+        self.drop_rows = self.db.execute("SELECT count(*) FROM drops").fetchone()[0]
+        excess = self.drop_rows - max_rows
+        if excess <= 0:
+            return 0
+        self.drop_rows = max_rows
+        return self.db.execute("DELETE FROM drops WHERE key IN (SELECT key FROM drops ORDER BY dropped_at, key "
+                               "LIMIT ?)", (excess,)).rowcount
 
     # --- outputs ----------------------------------------------------------------------------------
 
@@ -381,18 +421,27 @@ class SqliteState:
     # --- upkeep -----------------------------------------------------------------------------------
 
     def counts(self) -> dict[str, int]:
-        tables = ("articles", "urls", "bands", "listings", "outputs")
+        tables = ("articles", "urls", "bands", "listings", "outputs", "drops")
         counts = {t: self.db.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
+        counts["remembered_drops"] = counts.pop("drops")  # URL keys: a redirected page has two
         counts["near_duplicates"] = self.db.execute(
             "SELECT count(*) FROM articles WHERE duplicate_of IS NOT NULL").fetchone()[0]
         counts["listing_bytes"] = self._listing_bytes()
         return counts
 
-    def prune(self, older_than_days: float) -> Pruned:
+    def prune(self, older_than_days: float, drops_since: int | None = None,
+              max_drops: int | None = None) -> Pruned:
         """Forget articles first seen more than ``older_than_days`` ago (they may be emitted again) and
-        listing bodies stored before then, trim the listings to the cache bound, and compact the file."""
+        listing bodies stored before then, trim the listings to the cache bound, forget the drops
+        from before ``drops_since`` (Unix time) and beyond ``max_drops``, and compact the file."""
         cutoff = (datetime.now(timezone.utc) - timedelta(days=older_than_days)).replace(microsecond=0).isoformat()
+        drops = 0
         with self._transaction():
+            if drops_since is not None:
+                drops += self.db.execute("DELETE FROM drops WHERE dropped_at < ?", (drops_since,)).rowcount
+            self.drop_rows = None
+            if max_drops is not None:
+                drops += self._trim_drops(max_drops)
             old = "SELECT id FROM articles WHERE first_seen < ?"
             self.db.execute(f"DELETE FROM urls WHERE article_id IN ({old})", (cutoff,))
             self.db.execute(f"DELETE FROM bands WHERE article_id IN ({old})", (cutoff,))
@@ -401,7 +450,7 @@ class SqliteState:
             self.listing_bytes = None
             listings += self._evict_listings()
         self.db.execute("VACUUM")
-        return Pruned(removed, listings)
+        return Pruned(removed, listings, drops)
 
     def close(self) -> None:
         if self.writer is not None:
@@ -409,7 +458,7 @@ class SqliteState:
         self.db.close()
 
     def _transaction(self):
-        return _Transaction(self.db)
+        return Transaction(self.db)
 
 
 def integrity_problems(db: sqlite3.Connection) -> list[str]:
@@ -421,102 +470,3 @@ def integrity_problems(db: sqlite3.Connection) -> list[str]:
             raise
         return [str(exc)]
     return [] if rows == ["ok"] else rows
-
-
-def connect(path: Path) -> sqlite3.Connection:
-    """A connection to the state file in autocommit mode, WAL journal."""
-    db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-    db.execute("PRAGMA journal_mode=WAL")
-    # NORMAL in WAL mode: a commit survives a process crash; on power loss the last commits may
-    # roll back, which only makes the next run recover (or refetch) those articles again.
-    db.execute("PRAGMA synchronous=NORMAL")
-    db.execute("PRAGMA busy_timeout=10000")
-    return db
-
-
-class ArticleWriter:
-    """Writes recorded articles into the state file, on a connection of its own."""
-
-    def __init__(self, path: Path):
-        self.db = connect(path)
-
-    def write(self, records: list[ArticleRecord], output: str | None, committed: int | None) -> None:
-        """The articles not recorded yet, their URL and band keys, and how far ``output`` is recorded,
-        in one transaction; rows go in a few statements of many rows each (:func:`_insert_rows`), URL
-        and band keys in key order."""
-        with _Transaction(self.db):
-            fresh = self._unrecorded(records)
-            first_id = self.db.execute("SELECT coalesce(max(id), 0) + 1 FROM articles").fetchone()[0]
-            article_rows, url_rows, band_rows = [], [], []
-            for article_id, record in enumerate(fresh, first_id):
-                signature = record.fingerprint.signature if record.fingerprint else None
-                article_rows.append((article_id, record.canonical_url, record.url, record.site, record.first_seen,
-                                     signature, record.duplicate_of))
-                url_rows += [(key, article_id) for key in record.keys()]
-                if record.fingerprint:
-                    band_rows += [(band, article_id) for band in record.fingerprint.bands]
-            _insert_rows(self.db, "INSERT OR IGNORE INTO articles (id, canonical_url, url, site, first_seen, "
-                                  "signature, duplicate_of)", article_rows)
-            # In key order: each index page is visited once per batch, in file order (random keys in
-            # arrival order cost ~2x the CPU once the state holds tens of thousands of articles).
-            _insert_rows(self.db, "INSERT OR IGNORE INTO urls (key, article_id)", sorted(url_rows))
-            _insert_rows(self.db, "INSERT OR IGNORE INTO bands (key, article_id)", sorted(band_rows))
-            if output is not None and committed is not None:
-                self.db.execute("INSERT OR REPLACE INTO outputs VALUES (?, ?)", (output, committed))
-
-    def _unrecorded(self, records: list[ArticleRecord]) -> list[ArticleRecord]:
-        """``records`` without the ones whose canonical URL is recorded already (or repeated)."""
-        by_canonical = {}
-        for record in records:
-            by_canonical.setdefault(record.canonical_url, record)
-        urls = list(by_canonical)
-        for start in range(0, len(urls), ROWS_PER_STATEMENT):
-            chunk = urls[start:start + ROWS_PER_STATEMENT]
-            for (known,) in self.db.execute(
-                    f"SELECT canonical_url FROM articles WHERE canonical_url IN ({','.join('?' * len(chunk))})",
-                    chunk):
-                del by_canonical[known]
-        return list(by_canonical.values())
-
-    def close(self) -> None:
-        self.db.close()
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT (or ROLLBACK on error) on an autocommit connection."""
-
-    def __init__(self, db: sqlite3.Connection):
-        self.db = db
-
-    def __enter__(self):
-        self.db.execute("BEGIN IMMEDIATE")
-        return self.db
-
-    def __exit__(self, kind, value, traceback) -> None:
-        self.db.execute("ROLLBACK" if kind else "COMMIT")
-
-
-# Rows per INSERT statement: enough that a batch of 2,000 articles (~30,000 rows) takes ~120 statements,
-# few enough that the compiled statement stays small (the sqlite3 module caches it for reuse; statements of
-# thousands of rows held tens of MB: peak RSS of a 300-site crawl rose from 198 to 259 MB).
-ROWS_PER_STATEMENT = 256
-
-
-def _insert_rows(db: sqlite3.Connection, head: str, rows: list[tuple]) -> None:
-    """``head VALUES (...), (...), ...`` with ROWS_PER_STATEMENT rows per statement.
-
-    One statement per row (``executemany``) let go of the GIL around every row's step and took it
-    back after, so a batch of 2,000 articles (~30,000 rows) made the event loop's thread hand over
-    the GIL tens of thousands of times: with the state on, that thread sat idle ~5% of a 300-site
-    crawl (/proc CPU against wall time, 2026-11-22). The last chunk is padded with copies of its
-    last row, so every statement has the same text and is compiled once (``head`` must ignore
-    repeated rows: INSERT OR IGNORE).
-    """
-    if not rows:
-        return
-    width = len(rows[0])
-    sql = f"{head} VALUES {','.join(['(' + ','.join('?' * width) + ')'] * ROWS_PER_STATEMENT)}"
-    for start in range(0, len(rows), ROWS_PER_STATEMENT):
-        chunk = rows[start:start + ROWS_PER_STATEMENT]
-        chunk += [chunk[-1]] * (ROWS_PER_STATEMENT - len(chunk))
-        db.execute(sql, [value for row in chunk for value in row])

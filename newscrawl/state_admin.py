@@ -2,15 +2,19 @@
 
     python -m newscrawl.state_admin info  [--state .newscrawl/state.sqlite | --redis-url URL]
     python -m newscrawl.state_admin check [--state PATH]
-    python -m newscrawl.state_admin prune --days 90 [--listing-cache-mib 32] [--state PATH]
+    python -m newscrawl.state_admin prune --days 90 [--listing-cache-mib 32] [--drop-days 7] [--max-drops N]
+                                         [--state PATH]
     python -m newscrawl.state_admin reset [--state PATH | --redis-url URL [--prefix newscrawl]]
 
 ``check`` reads the whole SQLite file (SQLite's integrity check) and says
 whether it is usable; exit 0 when it is, 2 when not (an empty, truncated or
 damaged file: ``reset`` it). ``prune`` forgets articles first seen more than N
 days ago (they are emitted again if a feed or sitemap still lists them) and
-listing bodies stored longer ago, then trims the listing cache to its bound and
-compacts the file; ``reset`` forgets everything. All take the crawl lock, so
+listing bodies stored longer ago, then trims the listing cache to its bound,
+forgets the remembered drops (pages judged no article, not fetched again for a
+while) older than ``--drop-days`` or beyond ``--max-drops``, and compacts the
+file; ``reset`` forgets everything. ``info`` and ``check`` show what the state
+holds, remembered drops included. All take the crawl lock, so
 they never run while a crawl of that state runs.
 """
 from __future__ import annotations
@@ -22,7 +26,9 @@ from pathlib import Path
 
 from .lock import EXIT_LOCKED, CrawlLocked, acquire
 from .paths import resolve
-from .state import DEFAULT_LISTING_CACHE_MIB, DEFAULT_STATE_PATH, SqliteState, StateCorrupt, integrity_problems
+from .clock import unix_now
+from .state import (DEFAULT_LISTING_CACHE_MIB, DEFAULT_MAX_REMEMBERED_DROPS, DEFAULT_REMEMBER_DROPS_DAYS,
+                    DEFAULT_STATE_PATH, SqliteState, StateCorrupt, integrity_problems)
 
 EXIT_UNUSABLE = 2  # the state file is empty, truncated or damaged (the crawl refuses it with the same code)
 
@@ -38,6 +44,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--days", type=float, help="prune: forget articles first seen more than this ago")
     parser.add_argument("--listing-cache-mib", type=float, default=DEFAULT_LISTING_CACHE_MIB,
                         help="prune: keep at most this many MiB of listing bodies (NEWSCRAWL_LISTING_CACHE_MIB)")
+    parser.add_argument("--drop-days", type=float, default=DEFAULT_REMEMBER_DROPS_DAYS,
+                        help="prune: forget pages dropped as no article more than this ago "
+                             "(NEWSCRAWL_REMEMBER_DROPS_DAYS)")
+    parser.add_argument("--max-drops", type=int, default=DEFAULT_MAX_REMEMBERED_DROPS,
+                        help="prune: keep at most this many remembered drops (NEWSCRAWL_MAX_REMEMBERED_DROPS)")
     return parser
 
 
@@ -115,10 +126,11 @@ def _sqlite_action(state: SqliteState, options) -> int:
             return EXIT_UNUSABLE
         print(f"{state.path}: ok")
     if options.action == "prune":
-        forgot = state.prune(options.days)
-        print(f"forgot {forgot.articles} article(s) first seen over {options.days:g} days ago and "
+        forgot = state.prune(options.days, int(unix_now() - options.drop_days * 86400), options.max_drops)
+        print(f"forgot {forgot.articles} article(s) first seen over {options.days:g} days ago, "
               f"{forgot.listings} listing body(ies) stored over {options.days:g} days ago or beyond the "
-              f"{options.listing_cache_mib:g} MiB cache")
+              f"{options.listing_cache_mib:g} MiB cache, and {forgot.drops} remembered drop(s) over "
+              f"{options.drop_days:g} days old or beyond {options.max_drops}")
     print(json.dumps(state.counts(), indent=2))
     return 0
 

@@ -78,7 +78,7 @@ def worker_main(tasks, results) -> None:
             answer = (task_id, False, error)
         try:
             message = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as error:  # an unpicklable result or exception
+        except Exception as error:  # noqa: BLE001 - an unpicklable result or exception
             message = pickle.dumps((task_id, False, RuntimeError(f"unpicklable answer: {error!r}")))
         results.send_bytes(message)
 

@@ -28,16 +28,37 @@ class CrawlRun:
     items: list[dict]
     summary: dict
     output: Path
+    workdir: Path  # the crawl's working directory
 
     def site_summary(self, name: str) -> dict:
         return self.summary["sites"][name]
 
+    def stats(self) -> dict:
+        return crawl_stats(self.stderr, self.workdir)
 
-def crawl_stats(stderr: str) -> dict:
-    """The Scrapy stats a crawl dumped in its log."""
+
+def crawl_stats(stderr: str, cwd: Path | None = None) -> dict:
+    """The Scrapy stats a crawl dumped in its log, with the per-site counters read back from the site
+    summary file the log names (a relative path is under ``cwd``, the crawl's working directory)."""
     match = re.search(r"Dumping Scrapy stats:\n(\{.*?\})\n\d{4}-", stderr, re.S)
     assert match, stderr[-3000:]
-    return eval(match.group(1), {"datetime": datetime})  # noqa: S307 (our own crawl's pprint of its stats)
+    stats = eval(match.group(1), {"datetime": datetime})  # noqa: S307 (our own crawl's pprint of its stats)
+    written = re.search(r"Site summary written to (.+)", stderr)
+    if written:
+        path = Path(written.group(1).strip())
+        summary = json.loads(((cwd or Path.cwd()) / path).read_text(encoding="utf-8"))
+        stats.update(site_counters(summary))
+    return stats
+
+
+def site_counters(summary: dict) -> dict:
+    """The ``newscrawl/site/<site>/...`` counters a site summary file holds, as the crawl counted them."""
+    counters = {}
+    for site, figures in summary["sites"].items():
+        for head, value in figures.items():
+            for rest, count in value.items() if isinstance(value, dict) else [("", value)]:
+                counters[f"newscrawl/site/{site}/{head}" + (f"/{rest}" if rest else "")] = count
+    return counters
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -55,4 +76,4 @@ def run_crawl(web: DemoServer, workdir: Path, output: Path | None, settings: dic
     summary_path = output.with_name(output.name.rsplit(".", 1)[0] + ".summary.json")
     summary = json.loads(summary_path.read_text(encoding="utf-8")) if summary_path.exists() else {}
     items = read_jsonl(output) if output.exists() else []
-    return CrawlRun(web, result.returncode, result.stderr, items, summary, output)
+    return CrawlRun(web, result.returncode, result.stderr, items, summary, output, workdir)

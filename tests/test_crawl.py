@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mockweb import BOILERPLATE, ITEM_KEYS, CrawlRun, crawl_stats, needs_loopback, run_crawl
+from mockweb import BOILERPLATE, ITEM_KEYS, CrawlRun, needs_loopback, run_crawl
 from newscrawl.demo import DemoServer
 from newscrawl.extract import fastwalk
 
@@ -154,7 +154,7 @@ def test_progress_is_logged(run):
 
 def test_the_walks_in_use_are_logged_once_and_counted(run):
     """Compiled or pure Python (fastwalk.py): one log line and a 1/0 stat, nothing else printed about it."""
-    stats = crawl_stats(run.stderr)
+    stats = run.stats()
     assert stats["newscrawl/extract/compiled"] == (0 if fastwalk.compiled is None else 1)
     assert len([line for line in run.stderr.splitlines() if "walks" in line]) == 1
     assert f"INFO: extractor: {fastwalk.report.message}" in run.stderr
@@ -162,7 +162,7 @@ def test_the_walks_in_use_are_logged_once_and_counted(run):
 
 def test_pending_requests_wait_on_disk_and_the_queue_is_removed_at_the_end(run):
     """No JOBDIR here: the queue still goes to disk (memory stays flat on broad crawls)."""
-    stats = crawl_stats(run.stderr)
+    stats = run.stats()
     assert stats["scheduler/enqueued/disk"] == stats["scheduler/enqueued"] > 20
     assert "scheduler/enqueued/memory" not in stats
     spill_dir = re.search(r"Pending requests are queued on disk in (\S+)", run.stderr).group(1)

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from faultweb import SLOW_SECONDS, FaultWeb
+from faultweb import FaultWeb
 from mockweb import crawl_stats, needs_loopback, read_jsonl
 from newscrawl.demo import crawl, write_sites_file
 
@@ -55,7 +54,7 @@ def run(tmp_path_factory) -> FaultRun:
         lines = ledger.read_text(encoding="utf-8").splitlines() if ledger.exists() else []
         out = workdir / "out.jsonl"
         yield FaultRun(web, result.returncode, result.stderr, seconds, read_jsonl(out) if out.exists() else [],
-                       crawl_stats(result.stderr), [line for line in lines if not line.startswith("REFUSED ")],
+                       crawl_stats(result.stderr, workdir), [line for line in lines if not line.startswith("REFUSED ")],
                        [line.split(" ", 1)[1] for line in lines if line.startswith("REFUSED ")])
     finally:
         web.stop()

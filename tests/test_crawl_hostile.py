@@ -41,7 +41,7 @@ def run(workdir: Path, sites: list[dict], settings: dict | None = None, timeout:
     """The crawl's (returncode, stderr, stats, items)."""
     code, stderr = run_raw(workdir, sites, settings, timeout)
     out = workdir / "out.jsonl"
-    return code, stderr, crawl_stats(stderr), read_jsonl(out) if out.exists() else []
+    return code, stderr, crawl_stats(stderr, workdir), read_jsonl(out) if out.exists() else []
 
 
 def test_names_resolving_to_private_addresses_are_refused(tmp_path):

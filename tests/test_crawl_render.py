@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from mockweb import CrawlRun, crawl_stats, needs_loopback, run_crawl
+from mockweb import CrawlRun, needs_loopback, run_crawl
 from newscrawl.demo import DemoServer
 from newscrawl.demo.scripted import HANGING_PATH, fetched_site, hanging_site, scripted_site
 from newscrawl.demo.web import valley_ledger
@@ -111,7 +111,7 @@ def test_browser_skips_images_and_style_sheets_but_runs_scripts(always_run):
 
 @needs_browser
 def test_browser_is_kept_from_private_addresses_other_than_the_page(always_run):
-    stats = crawl_stats(always_run.stderr)
+    stats = always_run.stats()
     assert stats.get("newscrawl/site/script-gazette/render/blocked_private") == 1  # the probe, on its one page
     assert stats.get("newscrawl/render/blocked_private") == 1
     assert stats.get("newscrawl/site/script-gazette/render/blocked_type", 0) >= 4  # an image and CSS per article

@@ -1,7 +1,11 @@
 """Options given to ``extract`` reach every step that reads them: the date search too."""
 from __future__ import annotations
 
-from newscrawl.extract import extract
+import dataclasses
+
+import pytest
+
+from newscrawl.extract import ExtractOptions, extract
 
 PROSE = ("The council met on a wet evening to hear the engineers explain the plan for the river wall, "
          "and the questions ran long into the night, as residents asked about cost, noise and delays. ")
@@ -35,3 +39,30 @@ def test_one_headline_search_per_page_with_options_given(monkeypatch):
     result = extract(page, title_min_chars=5)
     assert result.title == "River wall plan agreed"
     assert len(calls) == 1
+
+
+OLD_DATE_PAGE = _page(head='<meta property="article:published_time" content="1999-05-06T10:00:00+01:00">')
+
+
+def test_an_options_object_is_used_as_given():
+    options = ExtractOptions(date_min_year=2000)
+    assert extract(OLD_DATE_PAGE, options=options).published is None
+    assert extract(OLD_DATE_PAGE, options=ExtractOptions()).published == "1999-05-06T10:00:00+01:00"
+
+
+def test_keyword_overrides_replace_single_options_of_the_object():
+    strict = ExtractOptions(date_min_year=2000)
+    assert extract(OLD_DATE_PAGE, options=strict, date_min_year=1990).published == "1999-05-06T10:00:00+01:00"
+    assert strict.date_min_year == 2000   # the caller's object is not changed
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        strict.date_min_year = 1990
+
+
+def test_an_unknown_override_is_a_type_error_naming_it():
+    with pytest.raises(TypeError, match="unknown extract option.*date_min_yaer"):
+        extract(OLD_DATE_PAGE, options=ExtractOptions(), date_min_yaer=2000)
+
+
+def test_options_that_are_not_an_options_object_are_a_type_error():
+    with pytest.raises(TypeError, match="must be an ExtractOptions, not dict"):
+        extract(OLD_DATE_PAGE, options={"date_min_year": 2000})

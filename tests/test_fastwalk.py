@@ -233,7 +233,7 @@ def test_namespaced_element_falls_back_to_the_python_walk():
 def test_a_tree_100000_deep_is_walked_without_recursion():
     root = lxml.html.document_fromstring("<html><body><div></div></body></html>")
     chain = [root.find(".//div")]
-    for depth in range(100_000):
+    for _ in range(100_000):
         chain.append(lxml.etree.SubElement(chain[-1], "div"))
         chain[-1].tail = "。"
     chain[-1].text = "deepest text, here."

@@ -62,7 +62,7 @@ def test_first_run_emits_every_article_once(runs):
 
 
 def test_syndicated_copy_is_marked_near_duplicate(runs):
-    web, first = runs["web"], runs["runs"][0]
+    first = runs["runs"][0]
     by_title = {item["title"]: item for item in first.items}
     pair = [by_title[HARBOR[0].title], by_title["Cranes are back on the east quay"]]
     assert {item["site"] for item in pair} == {"harbor-news", "valley-post"}

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-from pathlib import Path
 
 from incremental_web import crawl_command, crawl_env
 from mockweb import needs_loopback

@@ -13,6 +13,7 @@ from newscrawl.demo.stories import HARBOR
 from newscrawl.demo.web import harbor_times
 from newscrawl.items import ArticleItem, PageItem
 from newscrawl.pipelines import ArticleCountPipeline, DuplicatePipeline, ExtractPipeline
+from newscrawl.progress import site_summaries
 
 BASE = "http://127.0.0.2:8000"
 SITE = harbor_times(BASE)
@@ -108,6 +109,18 @@ def test_duplicates_by_canonical_url_are_dropped(crawler):
     assert crawler.stats.get_value("newscrawl/dropped/duplicate") == 1
     assert crawler.stats.get_value("newscrawl/articles") == 1
     assert crawler.stats.get_value("newscrawl/site/harbor-times/articles") == 1
+
+
+def test_article_scores_are_summed_per_site_for_the_summary(crawler):
+    article = ExtractPipeline.from_crawler(crawler).process_item(_page(ARTICLE_PATH))
+    counter = ArticleCountPipeline.from_crawler(crawler)
+    counter.process_item(article)
+    counter.process_item(dataclasses.replace(article, site="other-site", score=0.25))
+    counter.process_item(dataclasses.replace(article, site="other-site", score=0.5))
+    sites = site_summaries(crawler.stats.get_stats(), "finished")
+    assert sites["harbor-times"]["article_score_sum"] == pytest.approx(article.score) and article.score > 0
+    assert sites["other-site"]["article_score_sum"] == pytest.approx(0.75)
+    assert sites["other-site"]["articles"] == 2
 
 
 def test_root_canonical_is_ignored():

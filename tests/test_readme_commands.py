@@ -64,6 +64,7 @@ COVERAGE: dict[str, list[tuple[str, ...]]] = {
     "scrapyd-deploy": [("file", "tests/test_scrapyd.py", "scrapyd-deploy")],
     "curl http://localhost:6800/schedule.json -d project=newscrawl -d spider=news -d "
     "setting=NEWSCRAWL_HOME=/var/lib/newscrawl": [("file", "tests/test_scrapyd.py", '"schedule.json"')],
+    "python3 -m newscrawl.health": [("here", "test_crawl_and_state_commands")],
     "python3 -m newscrawl.state_admin info": [("here", "test_crawl_and_state_commands")],
     "python3 -m newscrawl.state_admin check": [("here", "test_crawl_and_state_commands")],
     "python3 -m newscrawl.state_admin prune --days 90": [("here", "test_crawl_and_state_commands")],
@@ -272,6 +273,9 @@ def test_crawl_and_state_commands(tmp_path, web):
             assert done.returncode == 0, f"{command}\n{done.stderr[-3000:]}"
         if command.endswith("state_admin info"):
             assert json.loads(done.stdout)["articles"] >= 1, done.stdout
+        if command.endswith("newscrawl.health"):  # after the crawls above: their summaries and state
+            assert "sites need a look" in done.stdout and "over 1 run" in done.stdout, done.stdout
+            assert "newscrawl site health" in (checkout / "site-health.html").read_text(encoding="utf-8")
         if command.endswith("state_admin reset"):
             assert not (checkout / ".newscrawl" / "state.sqlite").exists()
     default_outputs = sorted((checkout / "output").glob("news-*.jsonl"))

@@ -20,10 +20,7 @@ import redis
 from incremental_web import IncrementalWeb, kill_group, loopback_port_free, start_crawl
 from mockweb import needs_loopback
 from newscrawl.demo import write_sites_file
-from newscrawl.demo.stories import HARBOR
-from newscrawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
 from newscrawl.redis_support import RedisState
-from newscrawl.state import ArticleRecord
 
 pytestmark = [needs_loopback, pytest.mark.needs_redis]
 
@@ -200,3 +197,15 @@ def test_listings_kept_in_redis_are_bounded_and_the_oldest_evicted(redis_url):
     assert 3 * 300_000 < state.counts()["listing_bytes"] <= 1024 * 1024
     assert not state.save_listing(CachedListing("http://a.test/huge.xml", None, "x", None, os.urandom(2 << 20)))
     assert state.counts()["listings"] == 3
+
+
+def test_remembered_drops_in_redis_expire_and_are_bounded(redis_url):
+    from newscrawl.state import RememberedDrop
+
+    state = RedisState(redis.Redis.from_url(redis_url), prefix="drops-test")
+    forgotten = state.add_drops([RememberedDrop((f"http://a.test/{n}.html",), "too_short", 1000 + n)
+                                 for n in range(12)], max_rows=10)
+    assert forgotten == 2 and state.counts()["remembered_drops"] == 10
+    assert not state.is_remembered_drop("http://a.test/1.html", since=0)  # the oldest went
+    assert state.is_remembered_drop("http://a.test/11.html", since=1011)
+    assert not state.is_remembered_drop("http://a.test/11.html", since=1012)  # dropped before the period

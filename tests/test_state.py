@@ -13,7 +13,7 @@ from newscrawl.fingerprint import (FINGERPRINT_SCHEME, NEAR_DUPLICATE_JACCARD, N
                                    minhash_signature, shingle_hashes, word_hashes)
 from newscrawl.incremental import Ledger, PendingFingerprints
 from newscrawl.items import ArticleItem
-from newscrawl.jsonl import repair_output
+from newscrawl.output_repair import repair_output
 from newscrawl.state import ArticleRecord, SqliteState
 from newscrawl.state_admin import main as state_admin
 

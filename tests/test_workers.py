@@ -113,7 +113,7 @@ def loaded():
     return "newscrawl.extract" in sys.modules, "scrapy" in sys.modules
 
 async def ask(pool):
-    result = await asyncio.wait_for(pool.submit(run_extract, b"<p>Hello.</p>", "http://x.test/", None, "", {}), 60)
+    result = await asyncio.wait_for(pool.submit(run_extract, b"<p>Hello.</p>", "http://x.test/", None, "", None), 60)
     return result.url, await asyncio.wait_for(pool.submit(loaded), 60)
 
 if __name__ == "__main__":

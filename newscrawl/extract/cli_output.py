@@ -38,7 +38,7 @@ def print_result(result: ExtractResult, output_format: str, source: str) -> int:
         return 0
     shown = result.text if output_format == "text" else result.html
     if not shown:
-        why = WHY_NO_TEXT.get(result.reason, result.reason or "no main text was found")
+        why = WHY_NO_TEXT.get(result.reason or "", result.reason or "no main text was found")
         print(f"no text in {source}: {why}", file=sys.stderr)
         return EXIT_NOTHING_TO_PRINT
     print(shown if output_format == "text" else indented_html(shown))

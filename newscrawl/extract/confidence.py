@@ -2,10 +2,7 @@
 from __future__ import annotations
 
 from .options import ExtractOptions
-from .patterns import CJK_RE
-
-ARTICLE_SCHEMA_TYPES = frozenset({"article", "newsarticle", "reportagenewsarticle", "blogposting",
-                                  "analysisnewsarticle", "opinionnewsarticle", "report", "liveblogposting"})
+from .patterns import ARTICLE_SCHEMA_TYPES, CJK_RE
 
 
 def weighted_length(text: str, options: ExtractOptions) -> int:

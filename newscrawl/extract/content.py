@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .blocks import (has_prose, is_dated_link_list, is_link_navigation, is_link_teaser, is_teaser_list,
@@ -32,7 +33,7 @@ class ContentChoice:
     best_score: float
 
 
-def find_best_node(table: DensityTable, options: ExtractOptions, suspects: list = ()) -> tuple[int, float]:
+def find_best_node(table: DensityTable, options: ExtractOptions, suspects: Sequence = ()) -> tuple[int, float]:
     """Index and score of the container with the highest density score (-1 when none).
 
     An element inside an <a> of at most ``link_max_chars`` (a teaser's headline <span>) is
@@ -44,7 +45,7 @@ def find_best_node(table: DensityTable, options: ExtractOptions, suspects: list 
     best, best_score = -1, 0.0
     named, named_score = -1, 0.0   # the best element named like an article body
     spans = _suspect_spans(table, suspects)
-    span, next_span, span_end = 0, 0, -1
+    next_span, span_end = 0, -1
     for i, score in zip(*_candidate_scores(table, log_sd, options)):
         while next_span < len(spans) and spans[next_span][0] <= i:
             span_end = max(span_end, spans[next_span][1])
@@ -60,7 +61,7 @@ def find_best_node(table: DensityTable, options: ExtractOptions, suspects: list 
     return best, best_score
 
 
-def _suspect_spans(table: DensityTable, suspects: list) -> list[tuple[int, int]]:
+def _suspect_spans(table: DensityTable, suspects: Sequence) -> list[tuple[int, int]]:
     """(first, last) table index of each suspect's subtree, in document order."""
     spans = []
     for element in suspects:
@@ -71,7 +72,7 @@ def _suspect_spans(table: DensityTable, suspects: list) -> list[tuple[int, int]]
     return spans
 
 
-def drop_named_boxes(table: DensityTable, top: int, nodes: list, suspects: list, options: ExtractOptions) -> list:
+def drop_named_boxes(table: DensityTable, top: int, nodes: list, suspects: Sequence, options: ExtractOptions) -> list:
     """Drop the suspects (blocks named like boilerplate, kept for their prose) gathered beside the
     content node ``top``, and those inside the chosen nodes unless they, with the other suspects of
     their name there (names.name_key), hold at least ``named_box_min_share`` of the nodes' non-link text:
@@ -90,7 +91,7 @@ def drop_named_boxes(table: DensityTable, top: int, nodes: list, suspects: list,
             continue
         if i != top and any(first == i for first, _ in spans):
             doomed.append(element)
-        elif any(first < i <= last for first, last in spans):
+        elif any(first < i <= last for first, last in spans):  # type: ignore[operator]  # i is an int (above)
             inside.setdefault(name_key(element), []).append(i)
     for indexes in inside.values():
         kept, end, plain = [], -1, 0
@@ -542,7 +543,7 @@ def _in_declared(block, declared: DeclaredBody, options: ExtractOptions) -> bool
     return bool(own) and len(own & declared.shingles) >= options.declared_min_coverage * len(own)
 
 
-def choose_content(table: DensityTable, options: ExtractOptions, suspects: list = (),
+def choose_content(table: DensityTable, options: ExtractOptions, suspects: Sequence = (),
                    declared: DeclaredBody | None = None) -> ContentChoice | None:
     """The article's nodes. ``suspects``: blocks named like boilerplate that clean_tree kept for
     their prose (weighed down as candidates, dropped inside the article unless a large part of it);

@@ -54,18 +54,20 @@ def _decode(html: str | bytes, encoding: str | None) -> str | None:
     return html
 
 
-def extract(html: str | bytes, url: str | None = None, *, encoding: str | None = None,
-            fetched_at: datetime | None = None, algorithm: str = "density", template=None,
-            **options) -> ExtractResult:
+def extract(html: str | bytes, url: str | None = None, *, options: ExtractOptions | None = None,
+            encoding: str | None = None, fetched_at: datetime | None = None, algorithm: str = "density",
+            template=None, **overrides) -> ExtractResult:
     """Extract the article of one page (str, or bytes decoded like a browser does).
 
     Never raises for a page that is not an article: the result's ``reason`` says why.
-    Unknown option names raise ``TypeError``, an unknown ``algorithm`` ``ValueError``.
-    ``algorithm``: "density" (default) or "lineblock"; ``template``: a
+    ``options``: an :class:`ExtractOptions` (default: its defaults); keyword ``overrides`` replace
+    single options of it (``extract(html, min_article_chars=80)``). An unknown option name, or
+    ``options`` that is not an ``ExtractOptions``, raises ``TypeError``; an unknown ``algorithm``
+    ``ValueError``. ``algorithm``: "density" (default) or "lineblock"; ``template``: a
     :class:`~newscrawl.extract.template.SiteTemplate` of the page's site.
     """
     check_algorithm(algorithm)
-    opts: ExtractOptions = make_options(**options)
+    opts: ExtractOptions = make_options(options, **overrides)
     deadline = Deadline(opts.max_seconds)
     if html is None or len(html) == 0:
         return _unread_page(url, "empty_input", fetched_at, opts)

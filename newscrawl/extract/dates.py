@@ -25,7 +25,7 @@ import functools
 import itertools
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeGuard
 
 import lxml.etree
 import lxml.html
@@ -90,7 +90,7 @@ class _Bounds:
     earliest: datetime
     latest: datetime
 
-    def accept(self, found: FoundDate | None) -> bool:
+    def accept(self, found: FoundDate | None) -> TypeGuard[FoundDate]:
         if found is None:
             return False
         moment = found.naive()
@@ -424,8 +424,8 @@ def _cut_at_footer(text: str) -> tuple[str, str | None]:
             return text, lowered
         return text[:footer], lowered[:footer]
     # a character changed length when lowercased: positions differ
-    footer = dp.FOOTER_TEXT_RE.search(text)
-    return (text[:footer.start()] if footer else text), None
+    footer_match = dp.FOOTER_TEXT_RE.search(text)
+    return (text[:footer_match.start()] if footer_match else text), None
 
 
 def _footer_start(lowered: str) -> int:
@@ -789,7 +789,8 @@ class _PageTexts:
 def _pick_in_runs(runs: list[str], lang: str | None, bounds: _Bounds, options: ExtractOptions,
                   last: bool = False) -> Iterator[FoundDate]:
     """Dates of the byline runs; a long run (prose, caption) counts only when labelled."""
-    labelled, plain = [], []
+    labelled: list[FoundDate] = []
+    plain: list[FoundDate] = []
     for index, run in enumerate(runs):
         context = runs[index - 1][-16:] + "\n" if index else ""
         good, other = _split_dates(run, lang, bounds, prefix=context)
@@ -819,7 +820,8 @@ def _split_dates(text: str, lang: str | None, bounds: _Bounds,
         dates = _short_year_dates(text, lang)
     else:
         return [], []
-    labelled, plain = [], []
+    labelled: list[FoundDate] = []
+    plain: list[FoundDate] = []
     for start, end, found in dates:
         if not bounds.accept(found):
             continue
@@ -946,7 +948,7 @@ def _from_labelled_text(texts: _PageTexts, lang: str | None, bounds: _Bounds) ->
         yield from _pick_in_text(text[start:end], lang, bounds, labelled_only=True)
 
 
-def _label_starts(text: str, lowered: str | None = None) -> list[int] | None:
+def _label_starts(text: str, lowered: str | None = None) -> list[int]:
     """Start offsets of the publish label words in ``text`` (every offset when lowercasing moved them).
 
     ``lowered``: ``text.lower()`` when the caller has it.

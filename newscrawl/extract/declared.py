@@ -12,6 +12,8 @@ import html
 import re
 from dataclasses import dataclass
 
+import lxml.html
+
 from .metadata import PageMeta
 from .options import ExtractOptions
 from .patterns import DECLARED_BODY_KEYS
@@ -25,7 +27,7 @@ _PAGE_TEXTS = "//body//text()[not(parent::script or parent::style or parent::nos
 @dataclass
 class DeclaredBody:
     shingles: frozenset   # word trigrams of the declared body (declared_shingles)
-    node: object          # the element of the page that covers the body best, None when none does
+    node: lxml.html.HtmlElement | None   # the element of the page that covers the body best, None when none does
     held: list            # the elements inside ``node`` holding text found in the body (and ``node``)
 
 

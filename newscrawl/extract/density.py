@@ -119,7 +119,7 @@ class DensityTable:
         self.paragraphs = [0] * size
         self.longest_run = [0] * size
         # Each element's tag, read once here: every read of ``element.tag`` builds a new str.
-        self.tag_names: list[str] = [""] * size
+        self.tag_names = [""] * size
         self._count(root)
 
     def _count(self, root) -> None:

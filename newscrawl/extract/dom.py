@@ -102,10 +102,10 @@ def decode_html(data: bytes, declared: str | None = None, head_bytes: int = 4096
     match = CHARSET_META_RE.search(data[:head_bytes])
     if match:
         candidates.append(normalize_charset((match.group(1) or match.group(2)).decode("ascii", "ignore")))
-    for encoding in candidates:
-        if encoding:
+    for candidate in candidates:
+        if candidate:
             try:
-                return data.decode(encoding)
+                return data.decode(candidate)
             except UnicodeDecodeError:
                 continue
     for encoding in ("utf-8", "gb18030"):
@@ -246,7 +246,7 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions, keep=()) ->
         return []
     protected = _article_holders(root, markers)
     candidates = [element for element in named if element not in protected]
-    comment_sections = []
+    comment_sections: list = []
     for element in reviewed:
         if element not in protected and not _is_heading_section(element):
             candidates.append(element)
@@ -271,7 +271,8 @@ def _classify_named_elements(root: lxml.html.HtmlElement, options: ExtractOption
     """
     found = compiled.cleaning_attributes(root) if compiled is not None else None
     values, rows = found if found is not None else _cleaning_attributes_in_python(root)
-    verdicts = [_cleaning_verdict(*row, options.remove_unlikely) for row in values]
+    # a row is the element's 7 values before check_names (mypy cannot count a tuple's items)
+    verdicts = [_cleaning_verdict(*row, options.remove_unlikely) for row in values]  # type: ignore[call-arg]
     return rows.sort(verdicts, _HIDDEN, _NAMED, _REVIEWED, _MARKER)
 
 
@@ -329,7 +330,9 @@ def _cleaning_attributes_in_python(root: lxml.html.HtmlElement) -> tuple[list[tu
     is held until the walk is done, so they are freed deepest first (see DensityTable: proxies
     freed as the walk goes cost O(depth) each, minutes on a 100,000-deep tree).
     """
-    values, elements, kinds = [], [], []
+    values: list[tuple] = []
+    elements: list = []
+    kinds: list = []
     seen: dict[tuple, int] = {}
     every = list(root.iter(lxml.etree.Element))
     for element in every:
@@ -543,7 +546,7 @@ def _page_wrappers(root: lxml.html.HtmlElement) -> list:
     """<body>'s only child element, that one's only child, and so on: boxes around the whole
     page, whatever their class or id says (a wrapper id="...newsletters..." around a page, as
     CleanEval's <text id="URL"> around each of its pages, held five pages' whole text)."""
-    wrappers = []
+    wrappers: list = []
     element = next(root.iterchildren("body"), None)
     while element is not None and len(element) == 1 and len(wrappers) < PAGE_WRAPPER_MAX_LEVELS:
         element = element[0]

@@ -42,7 +42,8 @@ def too_many_attributes(text: str, max_attributes: int) -> bool:
 def count_attributes(tag: str, limit: int) -> int:
     """The attributes of a start tag's text (from its "<", possibly cut off), counted up to ``limit``."""
     count = 0
-    for _ in _ATTRIBUTE_RE.finditer(tag, _TAG_NAME_RE.match(tag).end()):
+    name = _TAG_NAME_RE.match(tag)
+    for _ in _ATTRIBUTE_RE.finditer(tag, name.end() if name else 0):
         count += 1
         if count >= limit:
             break

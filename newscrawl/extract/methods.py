@@ -14,6 +14,7 @@ The result's ``method`` names what produced the text:
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .confidence import weighted_length
@@ -43,7 +44,7 @@ class Selection:
 
 
 def select_content(algorithm: str, template: SiteTemplate | None, source: str, table: DensityTable,
-                   options: ExtractOptions, suspects: list = (),
+                   options: ExtractOptions, suspects: Sequence = (),
                    declared: DeclaredBody | None = None) -> Selection:
     """``suspects``: the named blocks clean_tree kept for their prose (content.choose_content);
     ``declared``: the page's JSON-LD article body, a check on the density choice (declared.py)."""

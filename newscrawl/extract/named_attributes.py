@@ -16,7 +16,7 @@ import bisect
 import weakref
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Collection, Iterable, NamedTuple
+from typing import Collection, Iterable, Mapping, NamedTuple
 
 import lxml.etree
 import lxml.html
@@ -106,7 +106,7 @@ class AttributeTest(NamedTuple):
         return step + (f"[contains(concat(' ', ., ' '), ' {self.token} ')]" if self.token else "")
 
 
-def select_attributes(root: lxml.html.HtmlElement, chosen: dict[str, Collection[str]],
+def select_attributes(root: lxml.html.HtmlElement, chosen: Mapping[str, Collection[str]],
                       extra: tuple[AttributeTest, ...] = ()) -> list:
     """The elements holding an attribute whose value is one of ``chosen[name]``, or passing a test
     of ``extra``: one per such attribute, in document order (an element's attributes in their
@@ -121,7 +121,7 @@ def select_attributes(root: lxml.html.HtmlElement, chosen: dict[str, Collection[
                                                                   "|".join(test.xpath for test in extra))]
 
 
-def _selected_attributes(root: lxml.html.HtmlElement, chosen: dict[str, Collection[str]],
+def _selected_attributes(root: lxml.html.HtmlElement, chosen: Mapping[str, Collection[str]],
                          names: tuple[str, ...], extra: str) -> list:
     """The selected attributes as lxml smart strings, with XPath (the reference for the C walk)."""
     if not names:

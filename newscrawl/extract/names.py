@@ -105,7 +105,7 @@ def judge_named_blocks(root, named: list, options: ExtractOptions) -> NamedVerdi
         judged.append((i, element, strength))
     groups = _group_counts(table, judged)
     doomed, suspects = [], []
-    for i, element, strength in judged:
+    for _, element, strength in judged:
         if strength is not NameStrength.COMMENTS and \
                 _holds_prose(groups[name_key(element)], strength, page_plain, options):
             suspects.append(element)

@@ -296,7 +296,9 @@ class ExtractOptions:
     # Body length (weighted chars) and paragraph count at which the article score saturates.
     confident_article_chars: int = 1000
     confident_article_paragraphs: int = 4
-    # The chosen content is a link list, not an article, above this link density,
+    # The chosen content is a link list, not an article, above this link density (link chars / text
+    # chars; link lists of the mock and demo sites are > 0.7, article pages < 0.3 with their
+    # navigation). Also the crawl's list-page cut-off (newscrawl.classify.ClassifyOptions),
     max_article_link_density: float = 0.5
     # or with at least list_min_links links and a link density above list_link_density
     # (a section page of headline + teaser items).
@@ -378,9 +380,20 @@ DEFAULT_OPTIONS = ExtractOptions()
 _OPTION_NAMES = frozenset(f.name for f in fields(ExtractOptions))
 
 
-def make_options(**overrides) -> ExtractOptions:
-    """Defaults with keyword overrides; an unknown name raises TypeError naming it."""
+def make_options(base: ExtractOptions | None = None, /, **overrides) -> ExtractOptions:
+    """``base`` (default: the defaults) with keyword overrides; an unknown name raises TypeError naming it.
+
+    >>> make_options(min_article_chars=80).min_article_chars
+    80
+    >>> make_options(min_article_char=80)
+    Traceback (most recent call last):
+    TypeError: unknown extract option(s): min_article_char
+    """
+    if base is None:
+        base = DEFAULT_OPTIONS
+    elif not isinstance(base, ExtractOptions):
+        raise TypeError(f"extract options must be an ExtractOptions, not {type(base).__name__}")
     unknown = sorted(set(overrides) - _OPTION_NAMES)
     if unknown:
         raise TypeError(f"unknown extract option(s): {', '.join(unknown)}")
-    return replace(DEFAULT_OPTIONS, **overrides) if overrides else DEFAULT_OPTIONS
+    return replace(base, **overrides) if overrides else base

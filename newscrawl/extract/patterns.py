@@ -177,6 +177,17 @@ ARTICLE_MARKER_ITEMPROP = "articleBody"
 # JSON-LD keys of an object's full text (schema.org Article's "articleBody"): the declared body
 # checked against the chosen content (declared.py).
 DECLARED_BODY_KEYS = ("articleBody",)
+# schema.org types (JSON-LD "@type", lowercased) of a page that tells one story: Article and its
+# subtypes that name a story, a post or a report (schema.org's type tree under Article). The
+# extractor's confidence (confidence.declares_article) and the crawl's page judgment
+# (newscrawl.classify) read this one set. None of the shared evaluation and metadata pages carries
+# BackgroundNewsArticle, ReviewNewsArticle, ScholarlyArticle or TechArticle, the four the crawl
+# knew and the extractor did not: every extract() result there stayed the same when they joined.
+ARTICLE_SCHEMA_TYPES = frozenset({
+    "newsarticle", "article", "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle",
+    "backgroundnewsarticle", "reviewnewsarticle", "blogposting", "liveblogposting", "report",
+    "scholarlyarticle", "techarticle",
+})
 
 # Class names (whole tokens, matched lowercased) that blog engines and CMSs give the element holding
 # a post's or story's text: WordPress and TypePad "entry-content", WordPress's classic theme

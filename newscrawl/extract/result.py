@@ -1,7 +1,7 @@
 """The result object returned by :func:`newscrawl.extract.extract`."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 
 @dataclass(frozen=True)

@@ -98,7 +98,7 @@ def group_by_url(urls: list[str | None], options: ExtractOptions) -> list[list[i
             no_url.append(i)
             continue
         for group in groups:
-            if url_similarity(url, urls[group[0]]) >= options.template_url_similarity:
+            if url_similarity(url, urls[group[0]] or "") >= options.template_url_similarity:
                 group.append(i)
                 break
         else:
@@ -218,7 +218,7 @@ def learn_template(pages: list[tuple[str | None, str]], options: ExtractOptions 
         first, last = learn_from(window, options)
         if not first or not last:
             continue
-        urls = [pages[i][0] for i in group[start:start + size] if pages[i][0]]
+        urls = [url for i in group[start:start + size] if (url := pages[i][0])]
         template = SiteTemplate(first, last, _common_url_part(urls), len(window))
         if sum(locate_region(page.elements, template) is not None for page in split) * 2 >= len(split):
             return template

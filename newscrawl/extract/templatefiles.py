@@ -14,7 +14,7 @@ class TemplateFileError(Exception):
     """A template or its pages cannot be read; the message names what and where."""
 
 
-def read_pages(folder: str | Path) -> list[tuple[None, str]]:
+def read_pages(folder: str | Path) -> list[tuple[str | None, str]]:
     """(None, decoded html) of every .html/.htm file of a folder, by file name."""
     path = Path(folder)
     if not path.is_dir():

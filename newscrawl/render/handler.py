@@ -19,12 +19,9 @@ import logging
 import os
 import time
 from contextlib import suppress
-from weakref import WeakKeyDictionary
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
-from playwright.async_api import Request as PlaywrightRequest
-from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from pydispatch.errors import DispatcherKeyError
 from scrapy import signals
 from scrapy.exceptions import IgnoreRequest
@@ -36,7 +33,8 @@ from ..counters import count
 from ..http_limits import BoundedHeadersMixin
 from ..shutdown import CancellableDownloadsMixin
 from ..logformat import level_number
-from .plan import DEFAULT_QUIET_MS, site_of_context
+from .page_hooks import page_filters
+from .plan import site_of_context
 from .request_filter import RequestFilter
 
 logger = logging.getLogger(__name__)
@@ -50,74 +48,9 @@ IDLE_CHECKS_PER_PERIOD = 4  # how often per idle period the contexts are looked 
 RENDERS_PER_CPU = 4
 
 
-class NetworkActivity:
-    """The requests one page has in flight, and since when it has had none.
-
-    Playwright's own "networkidle" waits for 500 ms without any connection, a fixed cost on
-    every page; this lets the settle wait end after a shorter quiet period."""
-
-    def __init__(self, page: Page):
-        self.in_flight: set[PlaywrightRequest] = set()
-        self.quiet_since = time.monotonic()
-        page.on("request", self._started)
-        page.on("requestfinished", self._ended)
-        page.on("requestfailed", self._ended)
-
-    def _started(self, request: PlaywrightRequest) -> None:
-        self.in_flight.add(request)
-
-    def _ended(self, request: PlaywrightRequest) -> None:
-        self.in_flight.discard(request)
-        if not self.in_flight:
-            self.quiet_since = time.monotonic()
-
-    def reset(self) -> None:
-        """Before a navigation: requests of the previous document no longer count."""
-        self.in_flight.clear()
-        self.quiet_since = time.monotonic()
-
-    async def wait_quiet(self, quiet_seconds: float, timeout_seconds: float) -> None:
-        deadline = time.monotonic() + timeout_seconds
-        while True:
-            now = time.monotonic()
-            wait = quiet_seconds if self.in_flight else self.quiet_since + quiet_seconds - now
-            if wait <= 0 or now >= deadline:
-                return
-            await asyncio.sleep(min(wait, deadline - now))
-
-
-_activity: WeakKeyDictionary = WeakKeyDictionary()  # Page -> NetworkActivity
-_filters: WeakKeyDictionary = WeakKeyDictionary()  # Page -> RequestFilter
-
-
-async def prepare_navigation(page: Page, request) -> None:
-    """playwright_page_init_callback: called before each navigation of a page (new or reused)
-    with the Scrapy request: network tracking restarts, and the page's request filter learns
-    the URL and headers it navigates with."""
-    activity = _activity.get(page)
-    if activity is None:
-        _activity[page] = NetworkActivity(page)
-    else:
-        activity.reset()
-    request_filter = _filters.get(page)
-    if request_filter is not None:
-        request_filter.navigating(request.url, request.headers.to_unicode_dict())
-
-
 async def _routing_done_by_request_filter(*args, **kwargs) -> None:
     """Stands in for ``Page.route`` and ``Page.unroute`` on our pages: scrapy-playwright routes every
     request of every page, which the RequestFilter does for less (see request_filter)."""
-
-
-async def settle_page(page: Page, timeout_ms: int, quiet_ms: int = DEFAULT_QUIET_MS) -> None:
-    """After the load event, wait up to ``timeout_ms`` until no request of the page has been in
-    flight for ``quiet_ms`` (data fetched by scripts); a page that never goes quiet is taken as it is."""
-    activity = _activity.get(page)
-    if activity is None:  # page not tracked from its navigation on: Playwright's own idle wait
-        with suppress(PlaywrightTimeoutError):
-            await page.wait_for_load_state("networkidle", timeout=timeout_ms)
-        return
-    await activity.wait_quiet(quiet_ms / 1000, timeout_ms / 1000)
 
 
 def quiet_playwright_logger(settings) -> None:
@@ -261,7 +194,7 @@ class RenderDownloadHandler(CancellableDownloadsMixin, BoundedHeadersMixin, Scra
             with suppress(PlaywrightError):
                 await page.close()
             raise
-        _filters[page] = request_filter
+        page_filters[page] = request_filter
         page.route = page.unroute = _routing_done_by_request_filter
         return page
 
@@ -293,7 +226,7 @@ class RenderDownloadHandler(CancellableDownloadsMixin, BoundedHeadersMixin, Scra
 
     def _check_url_was_asked(self, name: str, page: Page | None, response) -> None:
         """An item's URL is one the crawl asked for: the navigation or a redirect the filter let through."""
-        request_filter = _filters.get(page) if page is not None else None
+        request_filter = page_filters.get(page) if page is not None else None
         if request_filter is None or response.url in request_filter.document_urls:
             return
         count(self.stats, "render/dropped_navigated_away", site_of_context(name))

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from ..sites import SiteConfig
+from .page_hooks import DEFAULT_QUIET_MS, prepare_navigation, settle_page
 
 logger = logging.getLogger(__name__)
 
@@ -37,11 +38,6 @@ def browser_path(settings, environ: Mapping[str, str] = os.environ) -> str:
 
 def browser_found(path: str) -> bool:
     return os.path.isfile(path) and os.access(path, os.X_OK)
-
-
-# Quiet period that ends the settle wait: Playwright's networkidle uses 500 ms; scripts that fetch
-# the article start at once on load, so a shorter gap tells "done" as well and saves the rest.
-DEFAULT_QUIET_MS = 200
 
 
 def context_name(site: str) -> str:
@@ -72,7 +68,7 @@ class RenderPlan:
         context = {"user_agent": settings.get("USER_AGENT"), "service_workers": "block", "java_script_enabled": True}
         return cls(modes=MappingProxyType(modes), browser_path=path, browser_found=found,
                    wait_until=settings.get("NEWSCRAWL_RENDER_WAIT_UNTIL", "load"),
-                   settle_ms=settings.getint("NEWSCRAWL_RENDER_SETTLE_MS", 0),
+                   settle_ms=settings.getint("NEWSCRAWL_RENDER_SETTLE_MS"),   # declared in settings.py
                    quiet_ms=settings.getint("NEWSCRAWL_RENDER_QUIET_MS", DEFAULT_QUIET_MS),
                    context_options=MappingProxyType({k: v for k, v in context.items() if v is not None}))
 
@@ -108,8 +104,6 @@ class RenderPlan:
         """Meta that sends a request through the browser, in the site's own context (fresh dicts:
         scrapy-playwright edits them)."""
         from scrapy_playwright.page import PageMethod
-
-        from .handler import settle_page, prepare_navigation
 
         meta = {
             "playwright": True,

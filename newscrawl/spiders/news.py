@@ -21,15 +21,16 @@ from scrapy.utils.response import get_base_url
 from ..classify import ARTICLE, classify_url
 from ..clock import utc_now
 from ..counters import SITE_PREFIX, count
-from ..crawl_patterns import FEED_LINK_TYPES
+from ..crawl_patterns import LISTED_VIA
 from ..discovery import maybe_gunzip, page_links, parse_feed, parse_sitemap, sitemaps_from_robots
 from ..failures import failure_kind, got_response
 from ..frontier import FrontierLimits, SiteFrontier
-from ..http_limits import ResponseHeadersTooLarge
 from ..incremental import ledger_for
 from ..items import PageItem
 from ..paths import DEFAULT_SITES, resolve, sites_source
 from ..render import RenderPlan
+from ..robots import ROBOTS_SOURCE
+from ..scale import adapt_concurrency
 from ..sinks.journal import journal_path, only_sinks
 from ..sites import SiteConfig, SitesError, load_sites
 from ..timeslice import TimeSlice
@@ -37,9 +38,8 @@ from ..urls import canonicalize
 
 # Feed and sitemap requests go before pages, so articles are credited to them when they are listed.
 LISTING_PRIORITY = 10
-# Discovery sources whose URLs the site itself lists as content: exempt from the URL-shape trap cap
-# (a site of /story/123.html pages listed in its sitemap is not an endless calendar).
-LISTED_VIA = frozenset({"feed", "sitemap"})
+# A host's robots.txt goes before its listings and pages: they wait for its answer (robots.py)
+ROBOTS_PRIORITY = LISTING_PRIORITY + 1
 _NOT_OPENED = object()
 
 
@@ -72,6 +72,7 @@ class NewsSpider(scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         spider.logger.info("Sites file: %s (%d sites)", kwargs["sites"], len(spider.sites))
         settings = crawler.settings
+        adapt_concurrency(settings, len(spider.sites))
         limits = FrontierLimits(
             max_pages=settings.getint("NEWSCRAWL_MAX_PAGES", 1000),
             max_depth=settings.getint("NEWSCRAWL_MAX_DEPTH", 4),
@@ -143,22 +144,28 @@ class NewsSpider(scrapy.Spider):
                 count(self.crawler.stats, f"rejected/{reason}", site.name)
             return None
         count(self.crawler.stats, f"discovered/{via}", site.name)
-        if depth > 0 and self._state_holds(url):
-            count(self.crawler.stats, "skipped/known", site.name)
+        skip = self._state_skips(url) if depth > 0 else None
+        if skip:
+            count(self.crawler.stats, f"skipped/{skip}", site.name)
             return None
         meta = self._meta(site, "page", newscrawl_depth=depth, newscrawl_via=via, newscrawl_hint=hint,
                           newscrawl_url_kind=(url, classified))
         return scrapy.Request(url, callback=self.parse_page, errback=self.on_error, meta=meta)
 
-    def _state_holds(self, url: str) -> bool:
-        """Whether the incremental state knows this article (then it is not fetched again).
+    def _state_skips(self, url: str) -> str | None:
+        """Why the incremental state says not to fetch this URL again: ``known`` (an article it
+        recorded), ``remembered_drop`` (a page lately judged no article), or None.
 
         Asked here, where each link becomes a request, rather than in a spider middleware: a
         middleware's pass over every entry of the spider's output cost ~1% of the crawl process.
         """
         if self.ledger is _NOT_OPENED:
             self.ledger = ledger_for(self.crawler)  # None when the state is off
-        return self.ledger is not None and self.ledger.is_known(url)
+        if self.ledger is None:
+            return None
+        if self.ledger.is_known(url):
+            return "known"
+        return "remembered_drop" if self.ledger.is_remembered_drop(url) else None
 
     def listing_request(self, site: SiteConfig, url: str, source: str):
         """A feed or sitemap request, if its host belongs to the site and the sitemap budget allows."""
@@ -180,10 +187,12 @@ class NewsSpider(scrapy.Spider):
 
     def robots_request(self, site: SiteConfig, url: str):
         parts = urlsplit(url)
-        meta = self._meta(site, "robots", dont_obey_robotstxt=True, handle_httpstatus_all=True,
-                          newscrawl_host=parts.netloc)
+        # answered by the robots.txt middleware's one download of the file, which follows redirects and
+        # retries itself (robots.py)
+        meta = self._meta(site, ROBOTS_SOURCE, dont_obey_robotstxt=True, handle_httpstatus_all=True,
+                          dont_redirect=True, dont_retry=True, newscrawl_host=parts.netloc)
         return scrapy.Request(f"{parts.scheme}://{parts.netloc}/robots.txt", callback=self.parse_robots,
-                              errback=self.on_error, priority=LISTING_PRIORITY, meta=meta)
+                              errback=self.on_error, priority=ROBOTS_PRIORITY, meta=meta)
 
     async def start(self):
         for site in self.sites:
@@ -249,6 +258,8 @@ class NewsSpider(scrapy.Spider):
         async for request in self._follow(site, listing.entries, lambda entry: self.page_request(
                 site, entry.url, 1, "feed", (entry.published, entry.title))):
             yield request
+        if listing.damaged:  # the entries before the damage were followed
+            count(self.crawler.stats, "errors/malformed_feed", site.name)
 
     async def parse_sitemap(self, response):
         """Schedule the pages (or, for an index, the sitemaps) a sitemap lists.
