@@ -156,7 +156,7 @@ def main() -> int:
             by_class[kind].append((query, url))
         for kind in sorted(by_class):
             cells = []
-            for name, ((connection, _, _), ranked) in variants.items():
+            for (connection, _, _), ranked in variants.values():
                 ranks = []
                 for query, url in by_class[kind]:
                     matches = ranked(connection, query)

@@ -164,8 +164,8 @@ class _BrokenSink(Sink):
 
     name = "broken"
 
-    def __init__(self, error: Exception = SinkError("connection lost")):
-        self.error = error
+    def __init__(self, error: Exception | None = None):
+        self.error = error or SinkError("connection lost")
 
     def commit(self, rows):
         raise self.error
