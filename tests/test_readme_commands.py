@@ -1,6 +1,7 @@
 """Every command in README.md is run: by a test here, by another test, or by CI (.ci/run).
 
-The README's shell, cron and systemd blocks are read from README.md itself. ``COVERAGE`` maps each
+The README's shell and cron blocks are read from README.md itself, the systemd units from
+docs/operations.md. ``COVERAGE`` maps each
 shell command (normalised: continuation lines joined, comment dropped, spaces collapsed) to where it
 runs; a README command missing from the table fails, and so does a table entry the README no longer
 has. Commands run here are taken verbatim from the README and run with bash in a directory set up
@@ -31,6 +32,7 @@ from newscrawl.demo.server import loopback_works
 
 REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
+OPERATIONS = REPO / "docs" / "operations.md"  # the systemd units the README points to
 CI_SCRIPT = REPO / ".ci" / "run"
 # The evaluation data beside the checkout (benchmarks/common.py reads $NEWSCRAWL_SHARED the same way).
 SHARED = Path(os.environ.get("NEWSCRAWL_SHARED") or REPO.parent / "shared").resolve()
@@ -96,10 +98,10 @@ PEER_MODULES = ("trafilatura", "readability", "htmldate", "gne")
 
 # --- reading the README --------------------------------------------------------------------------
 
-def readme_blocks() -> list[tuple[str, str]]:
-    """(language, text) of every fenced code block of the README (indented fences too)."""
+def readme_blocks(document: Path = README) -> list[tuple[str, str]]:
+    """(language, text) of every fenced code block of the README, or another document (indented fences too)."""
     blocks, language, lines, indent = [], None, [], ""
-    for line in README.read_text(encoding="utf-8").splitlines():
+    for line in document.read_text(encoding="utf-8").splitlines():
         fence = re.match(r"^(\s*)```(\S*)\s*$", line)
         if fence and language is None:
             indent, language, lines = fence.group(1), fence.group(2) or "text", []
@@ -108,7 +110,7 @@ def readme_blocks() -> list[tuple[str, str]]:
             language = None
         elif language is not None:
             lines.append(line[len(indent):] if line.startswith(indent) else line)
-    assert language is None, "README.md has an unclosed code fence"
+    assert language is None, f"{document.name} has an unclosed code fence"
     return blocks
 
 
@@ -131,8 +133,16 @@ def shell_commands() -> list[str]:
     return commands
 
 
-def block_of(language: str) -> list[str]:
-    return [text for lang, text in readme_blocks() if lang == language]
+def block_of(language: str, document: Path = README) -> list[str]:
+    return [text for lang, text in readme_blocks(document) if lang == language]
+
+
+def systemd_units() -> tuple[str, str]:
+    """The service and the timer unit of docs/operations.md (its other ini blocks configure other tools)."""
+    units = [text for text in block_of("ini", OPERATIONS) if "[Service]" in text or "[Timer]" in text]
+    service, timer = units
+    assert "[Service]" in service and "[Timer]" in timer, units
+    return service, timer
 
 
 def commands_for(test_name: str) -> list[str]:
@@ -145,7 +155,7 @@ def commands_for(test_name: str) -> list[str]:
 
 def test_the_readme_has_shell_commands_and_the_blocks_they_need():
     assert len(shell_commands()) >= 10
-    assert block_of("cron") and len(block_of("ini")) == 2 and block_of("python")
+    assert block_of("cron") and systemd_units() and block_of("python")
 
 
 def test_every_readme_command_is_in_the_table():
@@ -347,7 +357,7 @@ def test_cron_line_runs_as_written(tmp_path, web):
 
 
 def test_systemd_units_verify_and_their_command_runs(tmp_path, web):
-    service, timer = block_of("ini")
+    service, timer = systemd_units()
     checkout = make_checkout(tmp_path / "srv-newscrawl", web)
     (checkout / ".venv").mkdir()
     (checkout / ".venv" / "bin").symlink_to(Path(sys.executable).parent)
