@@ -38,7 +38,9 @@ FLOAT_SETTINGS = {
 }
 BOOL_SETTINGS = ("ROBOTSTXT_OBEY", "AUTOTHROTTLE_ENABLED", "NEWSCRAWL_STATE_ENABLED", "NEWSCRAWL_STRIP_ENABLED",
                  "NEWSCRAWL_EXTRACT_ENABLED", "NEWSCRAWL_DURABLE_JSONL", "NEWSCRAWL_TEMPLATES_ENABLED",
-                 "NEWSCRAWL_RETRY_AFTER_ENABLED", "NEWSCRAWL_SPILL_QUEUE")
+                 "NEWSCRAWL_RETRY_AFTER_ENABLED", "NEWSCRAWL_SPILL_QUEUE", "NEWSCRAWL_ARTICLES_DB_ENABLED",
+                 "NEWSCRAWL_ONLY_SINKS")
+POSTGRES_SCHEMES = ("postgresql", "postgres")
 REDIS_SCHEMES = ("redis", "rediss", "unix")
 
 
@@ -130,6 +132,14 @@ def _redis_problem(value) -> str | None:
     return None
 
 
+def _postgres_problem(value: str) -> str | None:
+    """A POSTGRES_URL that is no PostgreSQL URL (named by its scheme only: the URL may hold a password)."""
+    scheme = urlsplit(value).scheme
+    if scheme in POSTGRES_SCHEMES:
+        return None
+    return f"setting POSTGRES_URL: expected postgresql://user@host/db, got a URL with scheme {scheme or '(none)'!r}"
+
+
 def _enabled(settings, name: str) -> bool:
     return str(settings.get(name, True)).strip().lower() not in ("0", "false")
 
@@ -148,6 +158,8 @@ def setting_problems(settings) -> list[str]:
             problems.append(_bool_problem(name, settings.get(name)))
     if settings.get("NEWSCRAWL_EXTRACT_OPTIONS"):
         problems.extend(_extract_options_problems(settings.get("NEWSCRAWL_EXTRACT_OPTIONS")))
+    if settings.get("POSTGRES_URL"):
+        problems.append(_postgres_problem(str(settings.get("POSTGRES_URL"))))
     if settings.get("REDIS_URL"):
         problems.append(_redis_problem(settings.get("REDIS_URL")))
     elif settings.get("STATE_PATH") and _enabled(settings, "NEWSCRAWL_STATE_ENABLED"):

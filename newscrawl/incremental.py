@@ -50,6 +50,7 @@ from .lock import acquire, lock_path_for
 from .output_repair import repair_output
 from .paths import resolve
 from .pipelines import NotAnArticle
+from .sinks.fanout import sinks_for
 from .stops import OUTPUT_ERROR, stopped
 from .state import (DEFAULT_LISTING_CACHE_MIB, DEFAULT_MAX_REMEMBERED_DROPS, DEFAULT_REMEMBER_DROPS_DAYS,
                     DEFAULT_STATE_PATH, ArticleRecord, RememberedDrop, SqliteState)
@@ -110,7 +111,8 @@ def ledger_for(crawler) -> Ledger | None:
         threshold = crawler.settings.getfloat("NEWSCRAWL_NEAR_DUPLICATE_JACCARD", NEAR_DUPLICATE_JACCARD)
         ledger = Ledger(open_backend(crawler.settings), crawler.stats, threshold, lock,
                         DropMemory.from_settings(crawler.settings))
-        ledger.recover()
+        sinks = sinks_for(crawler)
+        ledger.recover(replay=sinks.commit if sinks is not None else None)
         _ledgers[crawler] = ledger
         logger.info("Incremental state: %s", ledger.backend.describe())
     return _ledgers[crawler]
@@ -292,8 +294,9 @@ class Ledger:
 
     # --- recovery at start --------------------------------------------------------------------------
 
-    def recover(self) -> None:
-        """Record the lines earlier runs wrote but did not record; cut torn tails."""
+    def recover(self, replay=None) -> None:
+        """Record the lines earlier runs wrote but did not record; cut torn tails. ``replay`` (the
+        article sinks' commit) gets those lines first: a sink may have missed them."""
         for path, committed in self.backend.open_outputs():
             repair = repair_output(Path(path), committed)
             if repair is None:
@@ -301,6 +304,8 @@ class Ledger:
                 continue
             records = [record_of(line, fingerprint_text(line.get("text") or ""), line.get("fetched_at") or utc_now())
                        for line in repair.items if isinstance(line, dict) and line.get("canonical_url")]
+            if replay is not None:
+                replay([line for line in repair.items if isinstance(line, dict) and line.get("canonical_url")])
             self.backend.add_articles(records, path, repair.size)
             self.backend.forget_output(path)
             self.stats.inc_value("newscrawl/state/recovered_lines", len(records))

@@ -9,6 +9,8 @@ and fsynced (the fsync in a thread, while the crawl goes on writing). After an f
 ``NEWSCRAWL_STATE_RECORD_SECONDS`` (or ``NEWSCRAWL_STATE_RECORD_ITEMS`` articles),
 the incremental state records the articles written before that fsync started,
 with the byte offset they end at.
+The article sinks (``newscrawl.sinks``: the SQLite store, PostgreSQL) get every line written, and
+commit them after that fsync and before the state records them.
 Other feeds go through Scrapy's exporter unchanged.
 
 After a crash, ``output_repair.repair_output`` makes an output whole again (the ledger
@@ -34,6 +36,9 @@ from twisted.internet.defer import Deferred
 
 from .incremental import ledger_for
 from .output_repair import repair_output
+from .sinks.base import SinkError
+from .sinks.fanout import close_sinks, sinks_for
+from .sinks.journal import is_journal
 from .stops import OUTPUT_ERROR, stop_crawl
 
 logger = logging.getLogger(__name__)
@@ -186,6 +191,7 @@ class DurableFeedExporter(FeedExporter):
         self.writer: JsonlWriter | None = None
         self.uri: str | None = None
         self.ledger = None
+        self.sinks = None  # the article sinks (newscrawl.sinks.fanout.SinkSet), fed what this writer writes
         self.sync_task: task.LoopingCall | None = None
         self.syncing: Deferred | None = None  # the fsync running in a thread, if any
         self.line_encoder: LineEncoder | None = None
@@ -210,6 +216,11 @@ class DurableFeedExporter(FeedExporter):
         self.ledger = ledger_for(self.crawler)
         if self.ledger is not None:
             self.ledger.durable_output = True  # the state records what this writer synced, and nothing else
+        try:
+            self.sinks = sinks_for(self.crawler)
+        except SinkError as error:  # checked before the start (commands/crawl.py); a server can go down since
+            self._stop_output(str(error))
+            return
         try:
             start = self.writer.open()
         except OSError as exc:  # checked before the start (output_check.py); the disk can change since
@@ -241,6 +252,8 @@ class DurableFeedExporter(FeedExporter):
             self._fail(exc)
             return
         self.crawler.stats.inc_value("newscrawl/jsonl/lines")
+        if self.sinks is not None:
+            self.sinks.add(item)
         if self.ledger is not None:
             self.ledger.written(item)
         if self.writer.unsynced >= self.sync_items:
@@ -264,8 +277,9 @@ class DurableFeedExporter(FeedExporter):
         records = self._records_due()
         offset, started = self.writer.offset, time.perf_counter()
         self.writer.unsynced = 0
+        batch = self.sinks.take() if self.sinks is not None else []
         self.syncing = threads.deferToThread(self._sync_and_record, self.writer.fd, records,
-                                             str(self.writer.path.absolute()), offset)
+                                             str(self.writer.path.absolute()), offset, batch)
         self.syncing.addCallbacks(lambda _: self._synced(records, started), self._sync_failed)
         self.syncing.addBoth(self._sync_ended)
 
@@ -287,12 +301,15 @@ class DurableFeedExporter(FeedExporter):
         self.recorded_at = time.monotonic()
         return list(self.ledger.unrecorded)
 
-    def _sync_and_record(self, fd: int, records: list, path: str, offset: int) -> None:
-        """In a thread: fsync the output, and only then record in the state the articles written
-        before the fsync started, with the offset they end at (never the other way round: the state
-        never holds an article the output might lose). The state's writes (random keys in growing
-        indexes) were ~7% of the event loop's time late in a 50,000-article crawl."""
+    def _sync_and_record(self, fd: int, records: list, path: str, offset: int, batch: list) -> None:
+        """In a thread: fsync the output, commit ``batch`` (the articles written since the last sync)
+        to the sinks, and only then record in the state the articles written before the fsync started,
+        with the offset they end at (never the other way round: the state never holds an article the
+        output or a sink might lose). The state's writes (random keys in growing indexes) were ~7% of
+        the event loop's time late in a 50,000-article crawl."""
         os.fsync(fd)
+        if batch:
+            self.sinks.commit(batch)
         if self.ledger is not None and records:
             self.ledger.backend.add_articles(records, path, offset)
 
@@ -304,6 +321,8 @@ class DurableFeedExporter(FeedExporter):
     def _sync_failed(self, failure) -> None:
         if failure.check(OSError):
             self._fail(failure.value)
+        elif failure.check(SinkError):
+            self._stop_output(str(failure.value))
         else:  # the state refused the records: they stay unrecorded, and the next sync tries again
             logger.error("recording the articles of %s in the state failed: %s", self.writer.path,
                          failure.getErrorMessage())
@@ -320,6 +339,12 @@ class DurableFeedExporter(FeedExporter):
         except OSError as exc:
             self._fail(exc)
             return
+        if self.sinks is not None:
+            try:
+                self.sinks.commit(self.sinks.take())
+            except SinkError as error:
+                self._stop_output(str(error))
+                return
         if self.ledger is not None:
             self.ledger.commit(str(self.writer.path.absolute()), self.writer.offset)
 
@@ -329,11 +354,16 @@ class DurableFeedExporter(FeedExporter):
         Nothing written since the last successful fsync is recorded in the state; the output stays
         attached to it, so the next run recovers whatever complete lines did reach the disk.
         """
+        message = f"cannot write the output {self.writer.path}: {exc.strerror or exc}"
+        if not self.failed:
+            self.crawler.stats.set_value("newscrawl/jsonl/write_error", message)
+        self._stop_output(message)
+
+    def _stop_output(self, message: str) -> None:
+        """Take no more lines and record nothing more (the output or a sink failed); stop the crawl."""
         if self.failed:
             return
         self.failed = True
-        message = f"cannot write the output {self.writer.path}: {exc.strerror or exc}"
-        self.crawler.stats.set_value("newscrawl/jsonl/write_error", message)
         if self.ledger is not None:
             self.ledger.unrecorded = []
         if self.writer.fd is not None:
@@ -363,13 +393,18 @@ class DurableFeedExporter(FeedExporter):
         if self.syncing is not None:
             await maybe_deferred_to_future(self.syncing)
         if self.writer is None or self.writer.fd is None:
+            close_sinks(self.crawler)
             return
         self.sync_now()
+        close_sinks(self.crawler)
         if self.writer.fd is None:  # the last lines could not be written: the output stays attached
             return
         self.writer.close()
         if self.ledger is not None:
             self.ledger.detach_output(str(self.writer.path.absolute()))
+        if is_journal(self.crawler.settings, self.writer.path):  # every line is in every sink, and recorded
+            self.writer.path.unlink(missing_ok=True)
+            return
         logger.info("Stored jsonl feed (%d lines) in: %s", self.crawler.stats.get_value("newscrawl/jsonl/lines", 0),
                     self.writer.path)
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from .failures import kind_in_words
 from .progress import site_summaries
+from .sinks.fanout import sink_counts
+from .sinks.journal import is_journal
 
 # Failed sites named one line each; the others are counted (the summary file has all of them).
 MAX_LISTED_FAILURES = 20
@@ -32,6 +34,7 @@ class RunReport:
     output: str | None
     summary_path: str | None
     sites: dict[str, dict] = field(default_factory=dict)  # progress.site_summaries
+    sinks: dict[str, dict[str, int]] = field(default_factory=dict)  # sinks.fanout.sink_counts
 
     @classmethod
     def from_crawler(cls, crawler) -> RunReport | None:
@@ -44,9 +47,10 @@ class RunReport:
         summary_path = getattr(crawler, "newscrawl_summary_path", None)
         return cls(close_reason=close_reason,
                    articles=stats.get("newscrawl/jsonl/lines", stats.get("newscrawl/articles", 0)),
-                   output=str(next(iter(feeds))) if feeds else None,
+                   output=str(next(iter(feeds))) if feeds and not is_journal(crawler.settings, next(iter(feeds)))
+                   else None,
                    summary_path=str(summary_path) if summary_path else None,
-                   sites=site_summaries(stats, close_reason))
+                   sites=site_summaries(stats, close_reason), sinks=sink_counts(stats))
 
     @property
     def failed(self) -> dict[str, str]:
@@ -64,6 +68,8 @@ class RunReport:
         failed = self.failed
         lines = [f"--- newscrawl: end of the crawl ({self.close_reason}) ---",
                  f"articles written: {self.articles}" + (f", to {self.output}" if self.output else ""),
+                 *(f"sink {name}: {counts['written']} written, {counts['updated']} updated, "
+                   f"{counts['failed']} failed" for name, counts in self.sinks.items()),
                  f"sites with articles: {with_articles} of {len(self.sites)}",
                  f"sites that failed: {len(failed)} of {len(self.sites)}"]
         for name, stopped in list(failed.items())[:MAX_LISTED_FAILURES]:

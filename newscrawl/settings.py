@@ -253,5 +253,12 @@ NEWSCRAWL_STATE_RECORD_ITEMS = 2000
 # Write those batches from a child process (recorder.py), off the event loop's core; 0: from a thread
 NEWSCRAWL_STATE_RECORDER_PROCESS = True
 REDIS_URL = None  # redis://host:port/db: share the queue, dupefilter and state through Redis (redis_support.py)
+# --- article sinks (newscrawl.sinks; README "Feeding an index") ------------------------------
+# Each gets every article written to the JSONL output, committed before the state records it.
+NEWSCRAWL_ARTICLES_DB_ENABLED = True  # the SQLite article store with full-text search (newscrawl.search)
+ARTICLES_DB = None  # its file; None: articles.sqlite in the directory of STATE_PATH
+POSTGRES_URL = None  # postgresql://user@host/db: also upsert every article into PostgreSQL
+# Keep only the sinks: with no -o/-O the JSONL goes to a journal beside the state, deleted at the end
+NEWSCRAWL_ONLY_SINKS = False
 NEWSCRAWL_REDIS_PREFIX = "newscrawl"  # Redis keys of the shared queue, dupefilter and state
 NEWSCRAWL_REDIS_IDLE_SECONDS = 30.0  # a Redis crawler closes after the shared queue stayed empty this long

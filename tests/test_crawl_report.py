@@ -79,15 +79,16 @@ def test_no_site_reachable_exits_69_with_the_reasons(tmp_path, resolver_log):
 
     assert result.returncode == EXIT_UNAVAILABLE == 69, result.stderr[-3000:]
     report = _report(result.stderr)
-    assert report[:4] == ["--- newscrawl: end of the crawl (finished) ---",
+    assert report[:5] == ["--- newscrawl: end of the crawl (finished) ---",
                           f"articles written: 0, to {output}",
+                          "sink sqlite: 0 written, 0 updated, 0 failed",
                           "sites with articles: 0 of 2",
                           "sites that failed: 2 of 2"]
-    assert report[4].startswith(f"  nowhere-news: unreachable (DNS lookup failed): http://{UNRESOLVABLE_HOST}/")
+    assert report[5].startswith(f"  nowhere-news: unreachable (DNS lookup failed): http://{UNRESOLVABLE_HOST}/")
     assert UNRESOLVABLE_HOST in resolver_log.read_text(encoding="utf-8").split()  # not real DNS
-    assert report[5].startswith(f"  refused-news: unreachable (connection refused): {refused_url}")
+    assert report[6].startswith(f"  refused-news: unreachable (connection refused): {refused_url}")
     summary_path = tmp_path / "out.summary.json"
-    assert report[6:] == [f"per-site summary: {summary_path}", "exit status 69: no site could be reached"]
+    assert report[7:] == [f"per-site summary: {summary_path}", "exit status 69: no site could be reached"]
 
     summary = json.loads(summary_path.read_text(encoding="utf-8"))
     assert summary["sites"]["nowhere-news"]["stopped"] == "unreachable:dns"
@@ -114,9 +115,10 @@ def test_mixed_crawl_names_each_failed_site_and_logs_to_a_new_directory(tmp_path
     articles = read_jsonl(tmp_path / "out.jsonl")
     assert {item["site"] for item in articles} == {"valley-ledger"}
     report = _report(result.stderr)
-    assert report[1:4] == [f"articles written: {len(articles)}, to {tmp_path / 'out.jsonl'}",
+    assert report[1:5] == [f"articles written: {len(articles)}, to {tmp_path / 'out.jsonl'}",
+                           f"sink sqlite: {len(articles)} written, 0 updated, 0 failed",
                            "sites with articles: 1 of 5", "sites that failed: 4 of 5"]
-    reasons = {line.split(":")[0].strip(): line.split(":", 1)[1].split(":")[0].strip() for line in report[4:8]}
+    reasons = {line.split(":")[0].strip(): line.split(":", 1)[1].split(":")[0].strip() for line in report[5:9]}
     assert reasons == {"closed-ledger": "failed (robots.txt forbids its pages)", "gone-ledger": "failed (HTTP 403)",
                        "nowhere-news": "unreachable (DNS lookup failed)",
                        "refused-news": "unreachable (connection refused)"}

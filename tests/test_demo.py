@@ -69,8 +69,9 @@ def test_every_demo_run_gives_the_same_articles(runs):
 def test_demo_ends_with_the_crawl_report(runs):
     workdir, _, _, _, second = runs
     lines = second.stderr.rstrip("\n").splitlines()
-    assert lines[-6:] == ["--- newscrawl: end of the crawl (finished) ---",
+    assert lines[-7:] == ["--- newscrawl: end of the crawl (finished) ---",
                           f"articles written: 16, to {workdir / 'output' / 'demo' / 'articles.jsonl'}",
+                          "sink sqlite: 16 written, 0 updated, 0 failed",
                           "sites with articles: 3 of 3", "sites that failed: 0 of 3",
                           f"per-site summary: {workdir / 'output' / 'demo' / 'articles.summary.json'}",
                           "exit status 0: the crawl ran"]

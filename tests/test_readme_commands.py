@@ -52,6 +52,8 @@ COVERAGE: dict[str, list[tuple[str, ...]]] = {
     # Quick start
     "scripts/quickstart": [("ci", 'PYTHON="$PYTHON" scripts/quickstart\n'), ("here", "test_demo_commands")],
     "scripts/quickstart test": [("ci", "timeout 1800 scripts/quickstart test")],
+    # Feeding an index
+    "python3 -m newscrawl.search 龙舟 --db output/demo/articles.sqlite": [("here", "test_search_command")],
     # Using the extractor
     "python3 -m newscrawl.extract page.html": [("here", "test_extractor_commands")],
     "python3 -m newscrawl.extract page.html --format text": [("here", "test_extractor_commands")],
@@ -293,14 +295,36 @@ def test_crawl_and_state_commands(tmp_path, web):
     assert (checkout / "jobs" / "news-1").is_dir()
 
 
-def test_demo_commands(tmp_path):
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory):
+    """The directory the quick start's demo ran in, and how it ended."""
     (command,) = commands_for("test_demo_commands")
     demo = "python3 -m newscrawl.demo"  # what the script runs after its install (the install is CI's step)
     assert '"$py" -m newscrawl.demo' in (REPO / command).read_text(encoding="utf-8")
-    done = run_readme(demo, tmp_path)
+    workdir = tmp_path_factory.mktemp("demo")
+    return workdir, run_readme(demo, workdir)
+
+
+def test_demo_commands(demo_run):
+    workdir, done = demo_run
     assert done.returncode == 0, done.stderr[-3000:]
     assert re.search(r"^articles written: 1\d, to ", done.stderr, re.M), done.stderr[-2000:]
-    assert read_jsonl(tmp_path / "output" / "demo" / "articles.jsonl")
+    assert read_jsonl(workdir / "output" / "demo" / "articles.jsonl")
+
+
+def test_search_command(demo_run):
+    """The README's search of the demo's store finds the dragon-boat story first; an English query,
+    given the same way, finds its story first too."""
+    workdir, _ = demo_run
+    (command,) = commands_for("test_search_command")
+    articles = {item["title"]: item["canonical_url"]
+                for item in read_jsonl(workdir / "output" / "demo" / "articles.jsonl")}
+    for query, title in (("龙舟", "江城举办首届龙舟邀请赛"),
+                         ("ferry timetable", "City council approves a new ferry timetable for the islands")):
+        done = run_readme(command.replace("龙舟", shlex.quote(query)), workdir)
+        assert done.returncode == 0, done.stderr[-2000:]
+        first = done.stdout.splitlines()[:2]
+        assert first[0] == f"1. {title}" and first[1].endswith(f" | {articles[title]}"), done.stdout[:2000]
 
 
 def test_sites_yaml_examples_are_valid():

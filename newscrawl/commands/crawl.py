@@ -6,8 +6,9 @@ directory of ``LOG_FILE`` is created when missing; any problem is one line each 
 exit code 2, so no request is ever made. Then the crawl's lock is taken
 (newscrawl.lock): a run that finds it held by another run exits with code 75 and a
 message saying so. Holding it, the SQLite state must be whole
-(newscrawl.state.state_problems) and every local output must open
-(newscrawl.output_check), else exit 2, one line each.
+(newscrawl.state.state_problems), every local output must open
+(newscrawl.output_check) and every article sink must open (newscrawl.sinks.fanout:
+the SQLite store, PostgreSQL reachable and its schema current), else exit 2, one line each.
 
 A crawl stopped by a fault it must not go on with (newscrawl.stops) says that fault
 and exits with the code of its close reason (EXIT_CODES). Refusals and such stops
@@ -33,6 +34,7 @@ from ..config_check import setting_problems
 from ..lock import EXIT_LOCKED, CrawlLocked, acquire, lock_path_for
 from ..output_check import output_problems
 from ..run_report import RunReport
+from ..sinks.fanout import sink_problems
 from ..state import state_problems
 from ..stops import OUTPUT_ERROR, QUEUE_ERROR, SHARED_STATE_LOST, stopped
 
@@ -44,7 +46,8 @@ EXIT_SHARED_STATE_LOST = 65
 # sysexits EX_UNAVAILABLE: no site could be reached (every request went unanswered)
 EXIT_UNAVAILABLE = 69
 # sysexits EX_IOERR: a file of the crawl could not be written: the output, or the request queue on disk
-# (JOBDIR or the temporary one): disk full, read-only, I/O error
+# (JOBDIR or the temporary one): disk full, read-only, I/O error; or an article sink (the SQLite store,
+# PostgreSQL) failed to commit a batch
 EXIT_OUTPUT_ERROR = 74
 EXIT_CODES = {OUTPUT_ERROR: EXIT_OUTPUT_ERROR, QUEUE_ERROR: EXIT_OUTPUT_ERROR,
               SHARED_STATE_LOST: EXIT_SHARED_STATE_LOST}  # close reason of newscrawl.stops -> exit code
@@ -77,8 +80,8 @@ class Command(ScrapyCrawlCommand):
                 acquire(path)  # held until the process ends (the crawl's ledger takes it over)
             except CrawlLocked as exc:
                 self._refuse_on([f"newscrawl: {exc}"], EXIT_LOCKED)
-        self._refuse_on(state_problems(self.settings) + output_problems(self._crawl_settings(args)),
-                        EXIT_BAD_CONFIG)
+        self._refuse_on(state_problems(self.settings) + output_problems(self._crawl_settings(args))
+                        + sink_problems(self.settings), EXIT_BAD_CONFIG)
 
     def run(self, args, opts) -> None:
         super().run(args, opts)

@@ -1,8 +1,9 @@
 """``python -m newscrawl.demo``: serve the sample sites on 127.0.0.x and crawl them end to end.
 
 Everything the demo writes stays under ``--out`` (default ``output/demo/``): the sites file, the
-JSONL, its summary and the demo's own incremental state, which is emptied before each crawl so
-every run emits the same articles (a real crawl's state, ``STATE_PATH``, is never touched).
+JSONL, its summary, the demo's own incremental state and article store (``articles.sqlite``,
+searched with ``python -m newscrawl.search QUERY --db output/demo/articles.sqlite``), both emptied
+before each crawl so every run emits the same articles (a real crawl's state, ``STATE_PATH``, is never touched).
 """
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import time
 from pathlib import Path
 
 from ..lock import EXIT_LOCKED, CrawlLocked
-from ..state_admin import reset_state
+from ..sinks.sqlite_store import ARTICLES_DB_NAME
+from ..state_admin import remove_state_files, reset_state
 from .run import crawl, write_sites_file
 from .server import DemoServer, loopback_works
 
@@ -58,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
                 time.sleep(3600)
         try:
             reset_state(state)
+            remove_state_files(out / ARTICLES_DB_NAME)  # the store beside the state: the same articles again
         except CrawlLocked as exc:
             print(f"newscrawl: {exc}", file=sys.stderr)
             return EXIT_LOCKED
@@ -70,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {item['site']:18} {item['published'] or '-':26} {item['title']}")
         sys.stdout.flush()
         sys.stderr.write(crawl_report(result.stderr))
+        if (out / ARTICLES_DB_NAME).exists():
+            print(f"search them: python -m newscrawl.search QUERY --db {out / ARTICLES_DB_NAME}")
         return result.returncode
     except KeyboardInterrupt:
         return 0

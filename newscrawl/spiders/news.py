@@ -31,6 +31,7 @@ from ..paths import DEFAULT_SITES, resolve, sites_source
 from ..render import RenderPlan
 from ..robots import ROBOTS_SOURCE
 from ..scale import adapt_concurrency
+from ..sinks.journal import journal_path, only_sinks
 from ..sites import SiteConfig, SitesError, load_sites
 from ..timeslice import TimeSlice
 from ..urls import canonicalize
@@ -61,6 +62,8 @@ class NewsSpider(scrapy.Spider):
             stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
             path = resolve(settings, settings.get("NEWSCRAWL_OUTPUT_DIR", "output")) / f"{cls.name}-{stamp}.jsonl"
             feed = {"format": "jsonlines", "encoding": "utf-8", "item_classes": ["newscrawl.items.ArticleItem"]}
+            if only_sinks(settings):  # the run's journal, deleted at its end (newscrawl.sinks.journal)
+                path, feed["overwrite"] = journal_path(settings), True
             settings.set("FEEDS", {str(path): feed}, priority="spider")
 
     @classmethod
