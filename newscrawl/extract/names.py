@@ -86,7 +86,7 @@ class NamedVerdicts(NamedTuple):
 
 
 def judge_named_blocks(root, named: list, options: ExtractOptions) -> NamedVerdicts:
-    """Weigh each named block's name against its counts (DensityTable's, on the tree as it is).
+    """Weigh each named block's name against its counts (``subtree_counts``, on the tree as it is).
 
     A block is kept as a suspect when it holds prose: at most ``name_keep_max_link_density`` of
     its text in links, and a share of the page's non-link text and a number of paragraphs of at
@@ -108,8 +108,7 @@ def judge_named_blocks(root, named: list, options: ExtractOptions) -> NamedVerdi
         if tag in INLINE_NAMED_TAGS and _inside_sentence(element):
             continue
         classes, ident = element.get("class") or "", element.get("id") or ""
-        judged.append((element_counts, element, (tag, boilerplate_tokens(classes, ident)),
-                       name_strength(classes, ident)))
+        judged.append((element_counts, element, name_key_of(tag, classes, ident), name_strength(classes, ident)))
     groups = _group_counts(judged)
     doomed, suspects = [], []
     for _, element, key, strength in judged:
@@ -123,7 +122,12 @@ def judge_named_blocks(root, named: list, options: ExtractOptions) -> NamedVerdi
 def name_key(element) -> tuple:
     """Blocks of one name: the same tag, named by the same boilerplate tokens (``<p class="paywall">``
     and ``<p class="paywall has-dropcap">`` are one name)."""
-    return element.tag, boilerplate_tokens(element.get("class") or "", element.get("id") or "")
+    return name_key_of(element.tag, element.get("class") or "", element.get("id") or "")
+
+
+def name_key_of(tag, classes: str, ident: str) -> tuple:
+    """``name_key`` from a tag and its class and id values already read."""
+    return tag, boilerplate_tokens(classes, ident)
 
 
 @functools.lru_cache(maxsize=8192)
