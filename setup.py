@@ -8,7 +8,7 @@ scripts/quickstart says after the install whether the walks were built.
 
 ``scrapyd-deploy`` runs ``setup.py bdist_egg``: the egg is pure Python (no compiled walks, so no
 Cython run) and carries the project's ``sites.yaml`` as ``newscrawl/deployed/sites.yaml``, the
-site list a deployed crawl uses when it is given none (newscrawl/paths.py).
+site list a deployed crawl uses when it is given none (newscrawl/config/paths.py).
 """
 import hashlib
 import pathlib
@@ -21,7 +21,7 @@ from setuptools.command.build_py import build_py
 
 SOURCE = pathlib.Path("newscrawl/extract/_fastwalk.pyx")
 PROJECT_SITES = pathlib.Path("sites.yaml")
-PACKAGED_SITES = pathlib.Path("newscrawl/deployed/sites.yaml")  # newscrawl.paths.PACKAGED_SITES
+PACKAGED_SITES = pathlib.Path("newscrawl/deployed/sites.yaml")  # newscrawl.config.paths.PACKAGED_SITES
 
 
 def _not_built(error: Exception) -> None:

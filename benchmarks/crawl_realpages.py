@@ -66,8 +66,8 @@ from scrapy.logformatter import LogFormatter  # noqa: E402
 
 from newscrawl.demo.run import crawl, write_sites_file  # noqa: E402
 from newscrawl.extract import extract  # noqa: E402
-from newscrawl.pipelines import canonical_url_of  # noqa: E402
-from newscrawl.urls import canonicalize  # noqa: E402
+from newscrawl.crawl.pipelines import canonical_url_of  # noqa: E402
+from newscrawl.crawl.urls import canonicalize  # noqa: E402
 
 DATASETS = ("cx_zh", "cx_bbc", "cleanportaleval", "dragnet")
 GOAL_COVERAGE = 0.98

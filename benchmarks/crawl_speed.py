@@ -54,7 +54,7 @@ from hourly_cycle import load_pool  # noqa: E402  (after the repo package is on 
 
 from newscrawl.demo.run import crawl, write_sites_file  # noqa: E402  (after the repo package is on the path)
 from newscrawl.extract import extract as extract_page  # noqa: E402  (after the repo package is on the path)
-from newscrawl.pipelines import worker_count  # noqa: E402  (after the repo package is on the path)
+from newscrawl.crawl.pipelines import worker_count  # noqa: E402  (after the repo package is on the path)
 
 GOAL_RATIO = 0.7  # synthetic pages: with / without extraction
 GOAL_BOUND_RATIO = 0.85  # real pages: with extraction / the bound extraction CPU sets

@@ -10,10 +10,10 @@ for German and English, title words of 5+ letters; and for German, the tail of a
 its page is among the first 10 matches (hit@10) or first (hit@1); MRR is the mean reciprocal rank.
 
 Variants, built from the same rows in one run:
-- ``pairs, words``: the article store (newscrawl.sinks: unicode61, CJK runs as overlapping pairs),
+- ``pairs, words``: the article store (newscrawl.store.sinks: unicode61, CJK runs as overlapping pairs),
   searched for whole words only (BM25, the title weighted);
 - ``pairs+inside``: the same, then, when fewer than 10 words matched, articles holding the query's
-  words (4+ characters) inside longer words: newscrawl.search as shipped;
+  words (4+ characters) inside longer words: newscrawl.store.search as shipped;
 - ``trigram``: SQLite's trigram tokenizer (case-folded substrings of 3 characters); a query
   shorter than 3 characters cannot use the index and is answered with LIKE over title and text,
   unranked (title matches first).
@@ -37,10 +37,10 @@ from common import load_score_module, shared_dir, skip_without_shared, use_repo_
 use_repo_package()
 
 from newscrawl.extract import extract  # noqa: E402
-from newscrawl.search import search  # noqa: E402
-from newscrawl.sinks.base import row_of  # noqa: E402
-from newscrawl.sinks.sqlite_store import SqliteStore  # noqa: E402
-from newscrawl.sinks.tokens import CJK_RUN  # noqa: E402
+from newscrawl.store.search import search  # noqa: E402
+from newscrawl.store.sinks.base import row_of  # noqa: E402
+from newscrawl.store.sinks.sqlite_store import SqliteStore  # noqa: E402
+from newscrawl.store.sinks.tokens import CJK_RUN  # noqa: E402
 
 SETS = {"cx_zh": ("zh",), "fundus-dev": ("de", "en")}
 TOP = 10

@@ -14,7 +14,7 @@ class PageItem:
     encoding: str | None
     discovered_via: str  # feed, sitemap or link
     fetched_at: str  # ISO 8601 UTC
-    url_kind: str  # article, list or unknown (newscrawl.classify.classify_url)
+    url_kind: str  # article, list or unknown (newscrawl.crawl.classify.classify_url)
     hint_published: str | None = None  # date given by the feed or news sitemap
     hint_title: str | None = None  # title given by the feed or news sitemap
     rendered: bool = False  # fetched through the browser (newscrawl.render)
@@ -37,4 +37,4 @@ class ArticleItem:
     fetched_at: str = ""
     score: float = 0.0
     rendered: bool = False  # fetched through the browser (render: always, or auto on a script-built page)
-    duplicate_of: str | None = None  # canonical_url of the first copy of a near-duplicate (newscrawl.incremental)
+    duplicate_of: str | None = None  # canonical_url of the first copy of a near-duplicate (newscrawl.store.incremental)

@@ -19,7 +19,7 @@ AUTOTHROTTLE_ENABLED = True
 AUTOTHROTTLE_START_DELAY = 1.0
 AUTOTHROTTLE_MAX_DELAY = 30.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 1.0
-CONCURRENT_REQUESTS = 32  # a crawl of many sites raises it (newscrawl/scale.py) unless -s sets it
+CONCURRENT_REQUESTS = 32  # a crawl of many sites raises it (newscrawl/crawl/scale.py) unless -s sets it
 # ... to sites x CONCURRENT_REQUESTS_PER_DOMAIN, at most this: Scrapy's broad-crawl guide's example
 # figure; 10,000 loopback sites on 2 cores are CPU-bound well below it (benchmarks/hourly_cycle.py)
 NEWSCRAWL_MAX_CONCURRENT_REQUESTS = 256
@@ -34,20 +34,20 @@ DOWNLOAD_TIMEOUT = 30
 DNSCACHE_SIZE = 100_000  # host names remembered (Scrapy's 10,000 is the size of a large site list)
 DOWNLOAD_MAXSIZE = 16 * 1024 * 1024  # bytes; also caps gunzipped sitemaps
 DOWNLOAD_WARNSIZE = 4 * 1024 * 1024
-# Response head bounds (status line and headers; DOWNLOAD_MAXSIZE counts the body only), newscrawl.http_limits.
+# Response head bounds (status line and headers; DOWNLOAD_MAXSIZE counts the body only), newscrawl.crawl.http_limits.
 # 256 KiB is Chromium's own bound on a response head (net::HttpStreamParser, kMaxHeaderBufSize);
 # 200 lines is twice Python's http.client bound (_MAXHEADERS = 100).
 NEWSCRAWL_MAX_HEADER_BYTES = 262_144
 NEWSCRAWL_MAX_HEADER_COUNT = 200
 # Seconds a stopping crawl (SIGTERM, Ctrl-C) lets downloads in flight finish before it cancels them
-# (newscrawl.shutdown); a loopback page answers in milliseconds, a slow real one in a few seconds
+# (newscrawl.crawl.shutdown); a loopback page answers in milliseconds, a slow real one in a few seconds
 NEWSCRAWL_SHUTDOWN_GRACE_SECONDS = 2.0
 DOWNLOAD_HANDLERS = {  # Scrapy's HTTP/1.1 handler with those bounds; rendering sites replace it (render/plan.py)
-    "http": "newscrawl.http_limits.BoundedHeadersDownloadHandler",
-    "https": "newscrawl.http_limits.BoundedHeadersDownloadHandler",
+    "http": "newscrawl.crawl.http_limits.BoundedHeadersDownloadHandler",
+    "https": "newscrawl.crawl.http_limits.BoundedHeadersDownloadHandler",
 }
 # Seconds a finished keep-alive connection waits for the site's next request before it is closed
-# (newscrawl/idle_connections.py; Twisted keeps it 240 s: a socket per host visited at 10,000 sites).
+# (newscrawl/crawl/idle_connections.py; Twisted keeps it 240 s: a socket per host visited at 10,000 sites).
 # 15 s: above Apache httpd's KeepAliveTimeout (5 s), below nginx's keepalive_timeout (75 s).
 NEWSCRAWL_IDLE_CONNECTION_SECONDS = 15.0
 RETRY_TIMES = 2
@@ -77,7 +77,7 @@ NEWSCRAWL_REQUEST_LOG = None
 NEWSCRAWL_LOOPBACK_ONLY = False
 
 # --- logging ------------------------------------------------------------------------
-# INFO: progress, one line per failed request, and the end-of-run report (newscrawl.run_report);
+# INFO: progress, one line per failed request, and the end-of-run report (newscrawl.report.run_report);
 # DEBUG adds a line per page and per item (URL, reason, size: never a page's body, logformat.py)
 LOG_LEVEL = "INFO"
 
@@ -86,60 +86,60 @@ DOWNLOADER_MIDDLEWARES = {
     "scrapy.downloadermiddlewares.offsite.OffsiteMiddleware": None,
     # Scrapy's, counting the pages robots.txt forbids per site (robots.py)
     "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
-    "newscrawl.robots.SiteRobotsTxtMiddleware": 100,
-    "newscrawl.safety.SiteOffsiteMiddleware": 50,  # also after redirects and retries; no private hosts
-    "newscrawl.safety.ResolvedAddressMiddleware": 51,  # then host names are looked up: no private answers
+    "newscrawl.crawl.robots.SiteRobotsTxtMiddleware": 100,
+    "newscrawl.crawl.safety.SiteOffsiteMiddleware": 50,  # also after redirects and retries; no private hosts
+    "newscrawl.crawl.safety.ResolvedAddressMiddleware": 51,  # then host names are looked up: no private answers
     # below HttpCompressionMiddleware (590) so it sees decompressed bodies
-    "newscrawl.middlewares.StripNoiseMiddleware": 580,
+    "newscrawl.crawl.middlewares.StripNoiseMiddleware": 580,
     # above RetryMiddleware (550): its process_response runs first and waits what Retry-After asks
-    "newscrawl.retry_after.RetryAfterMiddleware": 560,
+    "newscrawl.crawl.retry_after.RetryAfterMiddleware": 560,
     # above stripping (580): reads script signals of render: auto pages; counts renders
     "newscrawl.render.middleware.RenderMiddleware": 583,
     # between compression (590) and stripping (580): stores raw listing bodies, replays them on 304
-    "newscrawl.conditional.ConditionalRequestMiddleware": 585,
+    "newscrawl.store.conditional.ConditionalRequestMiddleware": 585,
     # last before download: with NEWSCRAWL_REQUEST_LOG=path, every fetched URL is written there
-    "newscrawl.safety.RequestLedgerMiddleware": 1000,
+    "newscrawl.crawl.safety.RequestLedgerMiddleware": 1000,
 }
 ITEM_PIPELINES = {
-    "newscrawl.pipelines.ExtractPipeline": 300,
-    "newscrawl.pipelines.DuplicatePipeline": 400,
-    "newscrawl.incremental.IncrementalPipeline": 900,  # what passes it is written and recorded
-    "newscrawl.pipelines.ArticleCountPipeline": 1000,  # last: counts what passed all the others
+    "newscrawl.crawl.pipelines.ExtractPipeline": 300,
+    "newscrawl.crawl.pipelines.DuplicatePipeline": 400,
+    "newscrawl.store.incremental.IncrementalPipeline": 900,  # what passes it is written and recorded
+    "newscrawl.crawl.pipelines.ArticleCountPipeline": 1000,  # last: counts what passed all the others
 }
-SPIDER_CONTRACTS = {"newscrawl.contracts.SiteUrlContract": 10}
+SPIDER_CONTRACTS = {"newscrawl.crawl.contracts.SiteUrlContract": 10}
 EXTENSIONS = {
-    "newscrawl.progress.ProgressLogExtension": 500,
-    "newscrawl.progress.SiteSummaryExtension": 510,
+    "newscrawl.report.progress.ProgressLogExtension": 500,
+    "newscrawl.report.progress.SiteSummaryExtension": 510,
     "newscrawl.render.extension.RenderExtension": 515,
     # incremental state, crash-safe output, resume and Redis (README "Running on a server", docs/operations.md)
-    "newscrawl.incremental.StateExtension": -20,
-    "newscrawl.resume.JobDirGuardExtension": -10,
+    "newscrawl.store.incremental.StateExtension": -20,
+    "newscrawl.store.resume.JobDirGuardExtension": -10,
     "scrapy.extensions.feedexport.FeedExporter": None,
-    "newscrawl.jsonl.DurableFeedExporter": 0,
-    "newscrawl.redis_support.RedisIdleCloseExtension": 520,
-    "newscrawl.redis_guard.RedisDataLossExtension": 525,  # with REDIS_URL: stop when Redis lost the queue
-    "newscrawl.gctune.GcTuningExtension": 530,
-    "newscrawl.shutdown.ShutdownExtension": 540,  # a stopped crawl cancels its downloads after a grace
+    "newscrawl.store.jsonl.DurableFeedExporter": 0,
+    "newscrawl.store.redis_support.RedisIdleCloseExtension": 520,
+    "newscrawl.store.redis_guard.RedisDataLossExtension": 525,  # with REDIS_URL: stop when Redis lost the queue
+    "newscrawl.run.gctune.GcTuningExtension": 530,
+    "newscrawl.crawl.shutdown.ShutdownExtension": 540,  # a stopped crawl cancels its downloads after a grace
 }
 # Young-generation gc threshold after start-up objects are frozen (gctune.py, which says what it bought);
 # 0 keeps Python's (700)
 NEWSCRAWL_GC_THRESHOLD = 10_000
-ADDONS = {"newscrawl.redis_support.RedisAddon": 0}  # with REDIS_URL: scrapy-redis scheduler and dupefilter
-DUPEFILTER_CLASS = "newscrawl.dupefilter.DiskDupeFilter"  # on disk: memory stays flat on long crawls
-SCHEDULER = "newscrawl.scheduler.SpillingScheduler"  # pending requests on disk, also without JOBDIR
+ADDONS = {"newscrawl.store.redis_support.RedisAddon": 0}  # with REDIS_URL: scrapy-redis scheduler and dupefilter
+DUPEFILTER_CLASS = "newscrawl.schedule.dupefilter.DiskDupeFilter"  # on disk: memory stays flat on long crawls
+SCHEDULER = "newscrawl.schedule.scheduler.SpillingScheduler"  # pending requests on disk, also without JOBDIR
 # Hosts and priority levels take turns at a constant cost per request, and a disk queue is one file
-# (newscrawl/hostqueue.py); Scrapy's DownloaderAwarePriorityQueue scans every host per request
-SCHEDULER_PRIORITY_QUEUE = "newscrawl.hostqueue.HostTurnsQueue"
+# (newscrawl/schedule/hostqueue.py); Scrapy's DownloaderAwarePriorityQueue scans every host per request
+SCHEDULER_PRIORITY_QUEUE = "newscrawl.schedule.hostqueue.HostTurnsQueue"
 NEWSCRAWL_SPILL_QUEUE = True  # False: Scrapy's in-memory queue when there is no JOBDIR
 
 # Scrapy's "Crawled" / "Scraped from" messages skipped below LOG_LEVEL instead of built and discarded
-LOG_FORMATTER = "newscrawl.logformat.LevelAwareLogFormatter"
+LOG_FORMATTER = "newscrawl.run.logformat.LevelAwareLogFormatter"
 # The stats logged at the end leave out the per-site counters (the site summary file has them)
-STATS_CLASS = "newscrawl.crawl_stats.SiteSummaryStatsCollector"
+STATS_CLASS = "newscrawl.report.crawl_stats.SiteSummaryStatsCollector"
 
 # --- output ---------------------------------------------------------------------
 # Directory the crawl's relative paths resolve under: the sites file, NEWSCRAWL_OUTPUT_DIR and the
-# summaries, STATE_PATH and its lock, NEWSCRAWL_TEMPLATES_DIR (newscrawl/paths.py). None: the
+# summaries, STATE_PATH and its lock, NEWSCRAWL_TEMPLATES_DIR (newscrawl/config/paths.py). None: the
 # environment variable NEWSCRAWL_HOME, else the working directory. Set it under scrapyd.
 NEWSCRAWL_HOME = None
 FEED_EXPORT_ENCODING = "utf-8"
@@ -226,7 +226,7 @@ PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT = 20_000  # ms for page.goto(); a slower p
 # images, media, fonts, CSS and private addresses, and gives navigations Scrapy's headers, without routing.
 MEMUSAGE_WARNING_MB = 3072  # warn once when the crawl's memory (browser included) passes this
 
-# --- incremental state and crash safety (newscrawl.incremental, newscrawl.jsonl) ---------
+# --- incremental state and crash safety (newscrawl.store.incremental, newscrawl.store.jsonl) ---------
 NEWSCRAWL_STATE_ENABLED = True  # remember emitted articles; emit only new ones each run
 STATE_PATH = ".newscrawl/state.sqlite"  # SQLite state file (ignored with REDIS_URL); lock: <STATE_PATH>.lock
 NEWSCRAWL_LOCK_PATH = None  # the run's lock file; None: <STATE_PATH>.lock (none with REDIS_URL or no state)
@@ -253,9 +253,9 @@ NEWSCRAWL_STATE_RECORD_ITEMS = 2000
 # Write those batches from a child process (recorder.py), off the event loop's core; 0: from a thread
 NEWSCRAWL_STATE_RECORDER_PROCESS = True
 REDIS_URL = None  # redis://host:port/db: share the queue, dupefilter and state through Redis (redis_support.py)
-# --- article sinks (newscrawl.sinks; README "Feeding an index") ------------------------------
+# --- article sinks (newscrawl.store.sinks; README "Feeding an index") ------------------------------
 # Each gets every article written to the JSONL output, committed before the state records it.
-NEWSCRAWL_ARTICLES_DB_ENABLED = True  # the SQLite article store with full-text search (newscrawl.search)
+NEWSCRAWL_ARTICLES_DB_ENABLED = True  # the SQLite article store with full-text search (newscrawl.store.search)
 ARTICLES_DB = None  # its file; None: articles.sqlite in the directory of STATE_PATH
 POSTGRES_URL = None  # postgresql://user@host/db: also upsert every article into PostgreSQL
 # Keep only the sinks: with no -o/-O the JSONL goes to a journal beside the state, deleted at the end

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from scrapy.utils.test import get_crawler
 
-from newscrawl.counters import SITE_PREFIX
-from newscrawl.progress import SiteSummaryExtension
+from newscrawl.run.counters import SITE_PREFIX
+from newscrawl.report.progress import SiteSummaryExtension
 
 RUNS = 6
 FIRST_RUN = datetime(2026, 11, 2, 5, 5, tzinfo=timezone.utc)

@@ -25,8 +25,8 @@ from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from newscrawl.demo.stories import HARBOR, VALLEY, Story
-from newscrawl.fingerprint import fingerprint_text
-from newscrawl.state import ArticleRecord
+from newscrawl.crawl.fingerprint import fingerprint_text
+from newscrawl.store.state import ArticleRecord
 
 FIRST_HOST = 40  # 127.0.0.40 and up: away from the demo web's 127.0.0.2+
 LAST_MODIFIED = "Tue, 14 May 2024 08:00:00 GMT"

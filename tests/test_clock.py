@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from newscrawl import clock
+from newscrawl.run import clock
 
 
 def test_utc_now_is_the_current_second_in_iso_8601(monkeypatch):

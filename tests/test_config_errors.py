@@ -12,9 +12,9 @@ from scrapy.settings import Settings
 import newscrawl.settings
 from faultweb import FaultWeb
 from mockweb import needs_loopback
-from newscrawl.config_check import setting_problems
+from newscrawl.config.config_check import setting_problems
 from newscrawl.demo import crawl, write_sites_file
-from newscrawl.sites import SitesError, load_sites
+from newscrawl.config.sites import SitesError, load_sites
 
 
 

@@ -22,7 +22,7 @@ import pytest
 from incremental_web import IncrementalWeb, crawl_command, crawl_env, kill_group, start_crawl
 from mockweb import needs_loopback
 from newscrawl.demo import write_sites_file
-from newscrawl.lock import EXIT_LOCKED
+from newscrawl.store.lock import EXIT_LOCKED
 
 pytestmark = needs_loopback
 

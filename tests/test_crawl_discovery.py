@@ -8,12 +8,12 @@ import time
 
 import pytest
 
-from newscrawl.classify import ARTICLE, LIST, UNKNOWN, classify_url, judge_page
-from newscrawl.discovery import maybe_gunzip, normalize_date, parse_feed, parse_sitemap, sitemaps_from_robots
+from newscrawl.crawl.classify import ARTICLE, LIST, UNKNOWN, classify_url, judge_page
+from newscrawl.crawl.discovery import maybe_gunzip, normalize_date, parse_feed, parse_sitemap, sitemaps_from_robots
 from newscrawl.extract.result import ExtractResult
-from newscrawl.frontier import FrontierLimits, SiteFrontier
-from newscrawl.sites import parse_sites
-from newscrawl.urls import canonicalize
+from newscrawl.crawl.frontier import FrontierLimits, SiteFrontier
+from newscrawl.config.sites import parse_sites
+from newscrawl.crawl.urls import canonicalize
 
 BASE = "http://news.test/"
 
@@ -221,7 +221,7 @@ def test_page_kind_is_the_requests_unless_redirected():
     from scrapy import Request
     from scrapy.http import HtmlResponse
 
-    from newscrawl.sites import SiteConfig
+    from newscrawl.config.sites import SiteConfig
     from newscrawl.spiders.news import NewsSpider
 
     site = SiteConfig(name="harbor", start_urls=("http://127.0.0.1/",))
@@ -236,7 +236,7 @@ def test_page_kind_is_the_requests_unless_redirected():
 
 
 def test_page_links_read_anchors_and_announced_feeds_in_page_order():
-    from newscrawl.discovery import PageLink, page_links
+    from newscrawl.crawl.discovery import PageLink, page_links
     body = (b'<html><head><link rel="alternate" type="application/rss+xml" href="/rss.xml">'
             b'<link rel="stylesheet" href="/s.css"></head><body><a href="/a-12345">a</a>'
             b'<a href="mailto:x@y">m</a><a href="/file.pdf">f</a><a href="/' + b"x" * 100 + b'">long</a>'

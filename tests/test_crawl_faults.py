@@ -2,7 +2,7 @@
 
 Every fault is counted, none stops the crawl, every good page around the faults is emitted,
 and nothing outside the sites' hosts is requested: the crawl's own request ledger
-(newscrawl.safety.RequestLedgerMiddleware, with NEWSCRAWL_LOOPBACK_ONLY as a safety net)
+(newscrawl.crawl.safety.RequestLedgerMiddleware, with NEWSCRAWL_LOOPBACK_ONLY as a safety net)
 holds only the sites' hosts and ports, and the bystander server on 127.0.0.1 gets no hit.
 """
 from __future__ import annotations

@@ -14,7 +14,7 @@ import pytest
 from manysites_web import ManySitesWeb
 from mockweb import crawl_stats, needs_loopback
 from newscrawl.demo import crawl, write_sites_file
-from newscrawl.robots import Awaited
+from newscrawl.crawl.robots import Awaited
 
 SITES = 5
 SETTINGS = {"NEWSCRAWL_EXTRACT_WORKERS": "0"}

@@ -5,7 +5,7 @@ import pytest
 from scrapy import Request
 from scrapy.utils.test import get_crawler
 
-from newscrawl.dupefilter import DiskDupeFilter
+from newscrawl.schedule.dupefilter import DiskDupeFilter
 
 
 @pytest.mark.parametrize("reason, seen_again", [("finished", False), ("shutdown", True)])

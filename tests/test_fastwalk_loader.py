@@ -23,7 +23,7 @@ from scrapy.utils.test import get_crawler
 
 from newscrawl.extract import fastwalk
 from newscrawl.extract.patterns import PUNCTUATION
-from newscrawl.pipelines import ExtractPipeline
+from newscrawl.crawl.pipelines import ExtractPipeline
 
 REPO = Path(__file__).resolve().parent.parent
 MODULE = "newscrawl.extract._fastwalk"

@@ -7,7 +7,7 @@ import pytest
 from scrapy.exceptions import NotConfigured
 from scrapy.utils.test import get_crawler
 
-from newscrawl.gctune import GcTuningExtension
+from newscrawl.run.gctune import GcTuningExtension
 
 
 @pytest.fixture

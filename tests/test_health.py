@@ -13,7 +13,7 @@ from newscrawl.health import HealthOptions, build_report, read_inputs, render_re
 from newscrawl.health.__main__ import EXIT_CANNOT_WRITE, EXIT_NO_RUNS, main
 from newscrawl.health.judge import JUMPED, SCORE_FELL, SILENT, judge_site
 from newscrawl.health.runs import SiteRun
-from newscrawl.state import ArticleRecord, SqliteState
+from newscrawl.store.state import ArticleRecord, SqliteState
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ from scrapy.squeues import (
 )
 from scrapy.utils.test import get_crawler
 
-from newscrawl.hostqueue import HostTurnsQueue
-from newscrawl.scheduler import memory_first
+from newscrawl.schedule.hostqueue import HostTurnsQueue
+from newscrawl.schedule.scheduler import memory_first
 
 
 class CountingSlots(dict):

@@ -27,8 +27,8 @@ from incremental_web import crawl_command, crawl_env
 from mockweb import needs_loopback
 from newscrawl.commands.crawl import EXIT_OUTPUT_ERROR
 from newscrawl.demo import write_sites_file
-from newscrawl.lock import acquire
-from newscrawl.resume import MARKER
+from newscrawl.store.lock import acquire
+from newscrawl.store.resume import MARKER
 
 pytestmark = needs_loopback
 STORIES = 300  # article links on the home page: their queued requests outgrow the small disk

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from scrapy.exporters import JsonLinesItemExporter
 
 from newscrawl.items import ArticleItem
-from newscrawl.jsonl import JsonlWriter, LineEncoder
+from newscrawl.store.jsonl import JsonlWriter, LineEncoder
 
 
 def _exporter_line(item, **options) -> bytes:
@@ -57,7 +57,7 @@ def test_state_records_in_batches_by_count_or_age(tmp_path):
 
     from scrapy.utils.test import get_crawler
 
-    from newscrawl.jsonl import DurableFeedExporter
+    from newscrawl.store.jsonl import DurableFeedExporter
 
     crawler = get_crawler(settings_dict={"FEEDS": {str(tmp_path / "out.jsonl"): {"format": "jsonlines"}},
                                          "NEWSCRAWL_STATE_RECORD_ITEMS": 3, "NEWSCRAWL_STATE_RECORD_SECONDS": 60})
@@ -77,7 +77,7 @@ def test_writer_gathers_lines_until_size_time_or_sync(tmp_path, monkeypatch):
     writer = JsonlWriter(path, overwrite=True)
     assert writer.open() == 0
     clock = [1000.0]
-    monkeypatch.setattr("newscrawl.jsonl.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("newscrawl.store.jsonl.time.monotonic", lambda: clock[0])
     writer.write(b'{"n": 0}\n')  # the first line after opening writes out at once
     assert path.read_bytes() == b'{"n": 0}\n'
     writer.write(b'{"n": 1}\n')

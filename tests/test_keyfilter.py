@@ -6,9 +6,9 @@ import random
 import pytest
 
 from newscrawl.demo.stories import HARBOR
-from newscrawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
-from newscrawl.keyfilter import KeyFilter
-from newscrawl.state import SqliteState
+from newscrawl.crawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
+from newscrawl.store.keyfilter import KeyFilter
+from newscrawl.store.state import SqliteState
 
 from incremental_web import story_record
 

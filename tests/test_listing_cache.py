@@ -15,8 +15,8 @@ from incremental_web import crawl_command, crawl_env
 from mockweb import needs_loopback
 from sitemapweb import SitemapWeb, state_bytes
 from newscrawl.demo import write_sites_file
-from newscrawl.state import CachedListing, SqliteState
-from newscrawl.state_admin import main as state_admin
+from newscrawl.store.state import CachedListing, SqliteState
+from newscrawl.store.state_admin import main as state_admin
 
 MIB = 1024 * 1024
 

@@ -9,7 +9,7 @@ import pytest
 
 from hostileweb import links_page, start_site
 from mockweb import needs_loopback
-from newscrawl.discovery import page_links, parse_feed
+from newscrawl.crawl.discovery import page_links, parse_feed
 from test_crawl_hostile import run
 
 

@@ -9,7 +9,7 @@ from scrapy.http import HtmlResponse, Request
 from scrapy.settings import Settings
 
 from newscrawl.items import ArticleItem, PageItem
-from newscrawl.logformat import LevelAwareLogFormatter, level_number
+from newscrawl.run.logformat import LevelAwareLogFormatter, level_number
 
 SPIDER = SimpleNamespace(name="news")
 

@@ -14,7 +14,7 @@ from newscrawl.extract.dom import parse_html
 from newscrawl.extract.lineblock import article_lines, block_lengths
 from newscrawl.extract.options import ExtractOptions
 from newscrawl.extract.template import SiteTemplate, group_by_url, learn_template, url_similarity
-from newscrawl.templates import SiteTemplates, TemplateFileStore
+from newscrawl.crawl.templates import SiteTemplates, TemplateFileStore
 
 REPO = Path(__file__).resolve().parent.parent
 OPTIONS = ExtractOptions()
@@ -305,7 +305,7 @@ def test_cli_template_errors_exit_2(tmp_path):
 
 
 def test_evaluate_without_shared_gives_a_clear_error(tmp_path):
-    result = run_cli("-m", "newscrawl.evaluate", "--data", str(tmp_path), "--shared", str(tmp_path / "none"))
+    result = run_cli("-m", "newscrawl.extract.evaluate", "--data", str(tmp_path), "--shared", str(tmp_path / "none"))
     assert result.returncode == 2
     assert "no scorer at" in result.stderr
 
@@ -317,7 +317,7 @@ SHARED = REPO.parent / "shared"
 def test_evaluate_runs_on_a_shared_dataset(tmp_path):
     pytest.importorskip("rapidfuzz", reason="the shared scorer's LCS needs rapidfuzz (benchmarks/requirements.txt)")
     out = tmp_path / "rows.json"
-    result = run_cli("-m", "newscrawl.evaluate", "--data", str(SHARED / "eval" / "cx_zh"), "--limit", "6",
+    result = run_cli("-m", "newscrawl.extract.evaluate", "--data", str(SHARED / "eval" / "cx_zh"), "--limit", "6",
                      "--algorithm", "all", "--json-out", str(out))
     assert result.returncode == 0, result.stderr
     rows = json.loads(out.read_text(encoding="utf-8"))
@@ -329,7 +329,7 @@ def test_pipeline_uses_and_saves_templates(tmp_path):
     from scrapy.utils.test import get_crawler
 
     from newscrawl.items import PageItem
-    from newscrawl.pipelines import ExtractPipeline
+    from newscrawl.crawl.pipelines import ExtractPipeline
 
     crawler = get_crawler(settings_dict={"NEWSCRAWL_TEMPLATES_ENABLED": True, "NEWSCRAWL_EXTRACT_WORKERS": 0,
                                          "NEWSCRAWL_TEMPLATES_DIR": str(tmp_path)})

@@ -7,7 +7,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 from scrapy.utils.test import get_crawler
 
-from newscrawl.middlewares import SiteOffsiteMiddleware, StripNoiseMiddleware
+from newscrawl.crawl.middlewares import SiteOffsiteMiddleware, StripNoiseMiddleware
 from newscrawl.spiders.news import NewsSpider
 
 PAGE = b"""<!DOCTYPE html><html><head><title>T</title>

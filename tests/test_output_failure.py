@@ -20,7 +20,7 @@ from fulldisk import mount_tmpfs
 from incremental_web import story_record
 from newscrawl.commands.crawl import EXIT_BAD_CONFIG, EXIT_OUTPUT_ERROR
 from newscrawl.demo import DemoServer, crawl, write_sites_file
-from newscrawl.state import SqliteState
+from newscrawl.store.state import SqliteState
 
 pytestmark = needs_loopback
 SITE = "jiangcheng-daily"

@@ -8,9 +8,9 @@ from scrapy.settings import Settings
 
 import newscrawl.settings
 from newscrawl.demo import crawl
-from newscrawl.lock import lock_path_for
-from newscrawl.paths import resolve, sites_source
-from newscrawl.sites import SitesError
+from newscrawl.store.lock import lock_path_for
+from newscrawl.config.paths import resolve, sites_source
+from newscrawl.config.sites import SitesError
 
 
 def _settings(**values) -> Settings:

@@ -7,13 +7,13 @@ import pytest
 from scrapy.exceptions import DropItem, NotConfigured
 from scrapy.utils.test import get_crawler
 
-from newscrawl import extract_jobs, pipelines
+from newscrawl.crawl import extract_jobs, pipelines
 from newscrawl.extract import extract
 from newscrawl.demo.stories import HARBOR
 from newscrawl.demo.web import harbor_times
 from newscrawl.items import ArticleItem, PageItem
-from newscrawl.pipelines import ArticleCountPipeline, DuplicatePipeline, ExtractPipeline
-from newscrawl.progress import site_summaries
+from newscrawl.crawl.pipelines import ArticleCountPipeline, DuplicatePipeline, ExtractPipeline
+from newscrawl.report.progress import site_summaries
 
 BASE = "http://127.0.0.2:8000"
 SITE = harbor_times(BASE)

@@ -53,7 +53,7 @@ COVERAGE: dict[str, list[tuple[str, ...]]] = {
     "scripts/quickstart": [("ci", 'PYTHON="$PYTHON" scripts/quickstart\n'), ("here", "test_demo_commands")],
     "scripts/quickstart test": [("ci", "timeout 1800 scripts/quickstart test")],
     # Feeding an index
-    "python3 -m newscrawl.search 龙舟 --db output/demo/articles.sqlite": [("here", "test_search_command")],
+    "python3 -m newscrawl.store.search 龙舟 --db output/demo/articles.sqlite": [("here", "test_search_command")],
     # Using the extractor
     "python3 -m newscrawl.extract page.html": [("here", "test_extractor_commands")],
     "python3 -m newscrawl.extract page.html --format text": [("here", "test_extractor_commands")],
@@ -67,10 +67,10 @@ COVERAGE: dict[str, list[tuple[str, ...]]] = {
     "curl http://localhost:6800/schedule.json -d project=newscrawl -d spider=news -d "
     "setting=NEWSCRAWL_HOME=/var/lib/newscrawl": [("file", "tests/test_scrapyd.py", '"schedule.json"')],
     "python3 -m newscrawl.health": [("here", "test_crawl_and_state_commands")],
-    "python3 -m newscrawl.state_admin info": [("here", "test_crawl_and_state_commands")],
-    "python3 -m newscrawl.state_admin check": [("here", "test_crawl_and_state_commands")],
-    "python3 -m newscrawl.state_admin prune --days 90": [("here", "test_crawl_and_state_commands")],
-    "python3 -m newscrawl.state_admin reset": [("here", "test_crawl_and_state_commands")],
+    "python3 -m newscrawl.store.state_admin info": [("here", "test_crawl_and_state_commands")],
+    "python3 -m newscrawl.store.state_admin check": [("here", "test_crawl_and_state_commands")],
+    "python3 -m newscrawl.store.state_admin prune --days 90": [("here", "test_crawl_and_state_commands")],
+    "python3 -m newscrawl.store.state_admin reset": [("here", "test_crawl_and_state_commands")],
     "scrapy crawl news -a sites=sites.yaml -s JOBDIR=jobs/news-1": [("here", "test_crawl_and_state_commands")],
     "redis-server --port 6379 --bind 10.0.0.5 --appendonly yes --appendfsync always": [
         ("test", "tests/test_redis.py::_start_redis", "redis-server")],
@@ -328,7 +328,7 @@ def test_search_command(demo_run):
 
 
 def test_sites_yaml_examples_are_valid():
-    from newscrawl.sites import parse_sites
+    from newscrawl.config.sites import parse_sites
 
     examples = block_of("yaml")
     assert len(examples) >= 2

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from newscrawl.recorder import RecorderDied, records_from_rows, rows_of
-from newscrawl.state import ArticleRecord, SqliteState
+from newscrawl.store.recorder import RecorderDied, records_from_rows, rows_of
+from newscrawl.store.state import ArticleRecord, SqliteState
 
 from incremental_web import story_record
 
@@ -88,7 +88,7 @@ def test_the_recorder_dies_with_a_killed_crawl(tmp_path):
     script = textwrap.dedent(f"""
         import sys, time
         sys.path[:0] = [{str(PROJECT)!r}, {str(TESTS)!r}]
-        from newscrawl.state import ArticleRecord, SqliteState
+        from newscrawl.store.state import ArticleRecord, SqliteState
         from incremental_web import story_record
         state = SqliteState({str(tmp_path / 'state.sqlite')!r}, write_in_process=True)
         state.add_articles([story_record(0)])

@@ -20,7 +20,7 @@ import redis
 from incremental_web import IncrementalWeb, kill_group, loopback_port_free, start_crawl
 from mockweb import needs_loopback
 from newscrawl.demo import write_sites_file
-from newscrawl.redis_support import RedisState
+from newscrawl.store.redis_support import RedisState
 
 pytestmark = [needs_loopback, pytest.mark.needs_redis]
 
@@ -96,8 +96,8 @@ def test_signatures_of_another_fingerprint_recipe_are_dropped_from_redis(redis_u
     import redis
 
     from newscrawl.demo.stories import HARBOR
-    from newscrawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
-    from newscrawl.redis_support import RedisState
+    from newscrawl.crawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
+    from newscrawl.store.redis_support import RedisState
     from incremental_web import story_record
 
     client = redis.Redis.from_url(redis_url)
@@ -107,7 +107,7 @@ def test_signatures_of_another_fingerprint_recipe_are_dropped_from_redis(redis_u
     copy = fingerprint_text("Republished with permission. " + " ".join(HARBOR[0].paragraphs))
     assert state.near_duplicate_of(copy, NEAR_DUPLICATE_JACCARD) == "http://a.test/" + HARBOR[0].key
     client.set("recipe-test:fingerprint", "an-older-recipe")
-    with caplog.at_level(logging.WARNING, logger="newscrawl.state"):
+    with caplog.at_level(logging.WARNING, logger="newscrawl.store.state"):
         state.drop_foreign_signatures()
     assert "dropped the fingerprints of 1 article(s)" in caplog.text
     assert state.near_duplicate_of(copy, NEAR_DUPLICATE_JACCARD) is None
@@ -121,9 +121,9 @@ def test_of_two_similar_articles_claimed_at_once_only_the_later_indexed_is_marke
     import redis
 
     from newscrawl.demo.stories import HARBOR
-    from newscrawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
-    from newscrawl.redis_support import RedisState
-    from newscrawl.state import ArticleRecord
+    from newscrawl.crawl.fingerprint import NEAR_DUPLICATE_JACCARD, fingerprint_text
+    from newscrawl.store.redis_support import RedisState
+    from newscrawl.store.state import ArticleRecord
 
     story = " ".join(HARBOR[0].paragraphs)
     original = ArticleRecord("http://a.test/original", "http://a.test/original", "a", "2026-11-26T00:00:00Z",
@@ -185,7 +185,7 @@ def test_a_redis_restarted_without_persistence_mid_crawl_is_no_finished_crawl(tm
 def test_listings_kept_in_redis_are_bounded_and_the_oldest_evicted(redis_url):
     import os
 
-    from newscrawl.state import CachedListing
+    from newscrawl.store.state import CachedListing
 
     state = RedisState(redis.Redis.from_url(redis_url), prefix="listing-test", listing_cache_mib=1)
     for number in range(6):  # ~300 KB each of random bytes (they do not compress): 3 fit in 1 MiB
@@ -200,7 +200,7 @@ def test_listings_kept_in_redis_are_bounded_and_the_oldest_evicted(redis_url):
 
 
 def test_remembered_drops_in_redis_expire_and_are_bounded(redis_url):
-    from newscrawl.state import RememberedDrop
+    from newscrawl.store.state import RememberedDrop
 
     state = RedisState(redis.Redis.from_url(redis_url), prefix="drops-test")
     forgotten = state.add_drops([RememberedDrop((f"http://a.test/{n}.html",), "too_short", 1000 + n)

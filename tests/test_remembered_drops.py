@@ -15,9 +15,9 @@ import pytest
 from manysites_web import STUB, ManySitesWeb
 from mockweb import crawl_stats, needs_loopback
 from newscrawl.demo import crawl, write_sites_file
-from newscrawl.incremental import DropMemory, Ledger, is_dead_end
-from newscrawl.state import RememberedDrop, SqliteState
-from newscrawl.state_admin import main as state_admin
+from newscrawl.store.incremental import DropMemory, Ledger, is_dead_end
+from newscrawl.store.state import RememberedDrop, SqliteState
+from newscrawl.store.state_admin import main as state_admin
 
 SITES = 3
 SETTINGS = {"NEWSCRAWL_EXTRACT_WORKERS": "0"}
@@ -126,7 +126,7 @@ class _Stats(dict):
 
 
 def test_the_ledger_writes_drops_in_batches_and_when_it_closes(tmp_path, monkeypatch):
-    monkeypatch.setattr("newscrawl.incremental.DROP_BATCH", 3)
+    monkeypatch.setattr("newscrawl.store.incremental.DROP_BATCH", 3)
     state = SqliteState(tmp_path / "state.sqlite")
     ledger = Ledger(state, _Stats(), 0.8, drop_memory=DropMemory(days=7, max_rows=100))
     for number in range(4):

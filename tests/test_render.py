@@ -11,7 +11,7 @@ from newscrawl.render.handler import PLAYWRIGHT_LOGGER, RENDERS_PER_CPU, quiet_p
 from newscrawl.render.request_filter import block_reason, navigation_headers
 from newscrawl.render.plan import DEFAULT_BROWSER_PATH, HANDLER_PATH, RenderPlan, browser_path
 from newscrawl.render.shape import PageShape, ScriptBuiltOptions, read_page_shape, visible_text_chars
-from newscrawl.sites import SiteConfig
+from newscrawl.config.sites import SiteConfig
 
 SHELL = b"""<html><head><script src="/a.js"></script><script type="application/ld+json">{}</script>
 <script type='text/javascript'>var x;</script></head><body><div id="root">Loading</div>

@@ -1,7 +1,7 @@
 """Retry-After parsing (the wait itself is shown by the fault crawl in test_crawl_faults.py)."""
 from datetime import datetime, timezone
 
-from newscrawl.retry_after import parse_retry_after
+from newscrawl.crawl.retry_after import parse_retry_after
 
 NOW = datetime(2024, 5, 11, 12, 0, 0, tzinfo=timezone.utc)
 

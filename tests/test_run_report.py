@@ -1,8 +1,8 @@
 """The end-of-run report and the per-site stop reasons, from stats alone (no crawl)."""
 from __future__ import annotations
 
-from newscrawl.progress import site_summaries
-from newscrawl.run_report import MAX_LISTED_FAILURES, RunReport
+from newscrawl.report.progress import site_summaries
+from newscrawl.report.run_report import MAX_LISTED_FAILURES, RunReport
 
 
 def _stats(**per_site: dict) -> dict:

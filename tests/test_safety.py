@@ -1,4 +1,4 @@
-"""Offsite rules: allowed hosts, ports and private addresses, judged before download (newscrawl.safety)."""
+"""Offsite rules: allowed hosts, ports and private addresses, judged before download (newscrawl.crawl.safety)."""
 from __future__ import annotations
 
 import pytest
@@ -6,8 +6,8 @@ from scrapy import Request
 from scrapy.exceptions import IgnoreRequest
 from scrapy.utils.test import get_crawler
 
-from newscrawl.safety import SiteOffsiteMiddleware, SiteReach, is_private_host
-from newscrawl.sites import parse_sites
+from newscrawl.crawl.safety import SiteOffsiteMiddleware, SiteReach, is_private_host
+from newscrawl.config.sites import parse_sites
 from newscrawl.spiders.news import NewsSpider
 
 SITES = """sites:

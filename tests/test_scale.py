@@ -6,7 +6,7 @@ from scrapy.crawler import Crawler
 from scrapy.settings import Settings
 
 from newscrawl import settings as project_settings
-from newscrawl.scale import adapt_concurrency
+from newscrawl.crawl.scale import adapt_concurrency
 from newscrawl.spiders.news import NewsSpider
 
 

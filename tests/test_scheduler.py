@@ -6,7 +6,7 @@ from scrapy import Request
 from scrapy.squeues import PickleFifoDiskQueue, PickleLifoDiskQueue
 from scrapy.utils.test import get_crawler
 
-from newscrawl.scheduler import SPILL_AFTER, memory_first
+from newscrawl.schedule.scheduler import SPILL_AFTER, memory_first
 
 
 @pytest.mark.parametrize("disk_class, lifo", [(PickleFifoDiskQueue, False), (PickleLifoDiskQueue, True)])

@@ -143,8 +143,8 @@ DECLARED = {name: getattr(declared, name) for name in dir(declared) if SETTING_N
 
 def test_the_scan_finds_the_reads_it_is_meant_to():
     found = {(read.name, read.module) for read in READS}
-    assert ("NEWSCRAWL_GC_THRESHOLD", "newscrawl.gctune") in found                 # crawler.settings.getint
-    assert ("NEWSCRAWL_HOME", "newscrawl.paths") in found                           # through a module constant
+    assert ("NEWSCRAWL_GC_THRESHOLD", "newscrawl.run.gctune") in found                 # crawler.settings.getint
+    assert ("NEWSCRAWL_HOME", "newscrawl.config.paths") in found                           # through a module constant
     assert ("NEWSCRAWL_CHROMIUM_PATH", "newscrawl.render.plan") in found
     templates_dir = [read for read in READS if read.name == "NEWSCRAWL_TEMPLATES_DIR"]
     assert templates_dir and all(read.default is not None for read in templates_dir)   # ``get(N) or default``

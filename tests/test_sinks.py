@@ -11,12 +11,12 @@ import sqlite3
 
 import pytest
 
-from newscrawl.search import main as search_main, search
-from newscrawl.sinks.base import Committed, Sink, SinkError, row_of
-from newscrawl.sinks.fanout import SinkSet, sink_counts, sink_problems
-from newscrawl.sinks.postgres import PostgresSink, search as postgres_search
-from newscrawl.sinks.sqlite_store import SqliteStore, articles_db_path
-from newscrawl.sinks.tokens import fts_query, index_text
+from newscrawl.store.search import main as search_main, search
+from newscrawl.store.sinks.base import Committed, Sink, SinkError, row_of
+from newscrawl.store.sinks.fanout import SinkSet, sink_counts, sink_problems
+from newscrawl.store.sinks.postgres import PostgresSink, search as postgres_search
+from newscrawl.store.sinks.sqlite_store import SqliteStore, articles_db_path
+from newscrawl.store.sinks.tokens import fts_query, index_text
 
 
 def article(key: str, title: str, text: str, lang: str, fetched_at: str = "2030-01-02T10:00:00+00:00",
@@ -218,7 +218,7 @@ def test_search_command_prints_title_date_site_url_and_snippet(tmp_path, capsys)
 def test_a_postgres_url_of_another_scheme_is_a_bad_setting_without_its_password():
     from scrapy.settings import Settings
 
-    from newscrawl.config_check import setting_problems
+    from newscrawl.config.config_check import setting_problems
 
     problems = setting_problems(Settings({"POSTGRES_URL": "mysql://news:secret@db/news"}))
     assert problems == ["setting POSTGRES_URL: expected postgresql://user@host/db, got a URL with scheme 'mysql'"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from newscrawl.sites import SitesError, load_sites, parse_sites
+from newscrawl.config.sites import SitesError, load_sites, parse_sites
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,13 +9,13 @@ import numpy as np
 from datasketch import MinHash
 
 from newscrawl.demo.stories import HARBOR
-from newscrawl.fingerprint import (FINGERPRINT_SCHEME, NEAR_DUPLICATE_JACCARD, NUM_PERM, SEED, fingerprint_text,
+from newscrawl.crawl.fingerprint import (FINGERPRINT_SCHEME, NEAR_DUPLICATE_JACCARD, NUM_PERM, SEED, fingerprint_text,
                                    minhash_signature, shingle_hashes, word_hashes)
-from newscrawl.incremental import Ledger, PendingFingerprints
+from newscrawl.store.incremental import Ledger, PendingFingerprints
 from newscrawl.items import ArticleItem
-from newscrawl.output_repair import repair_output
-from newscrawl.state import ArticleRecord, SqliteState
-from newscrawl.state_admin import main as state_admin
+from newscrawl.store.output_repair import repair_output
+from newscrawl.store.state import ArticleRecord, SqliteState
+from newscrawl.store.state_admin import main as state_admin
 
 from incremental_web import story_record
 
@@ -185,7 +185,7 @@ def test_signatures_of_another_fingerprint_recipe_are_dropped_and_the_urls_kept(
     SqliteState(path).add_articles([story_record(0), story_record(1)])
     with sqlite3.connect(path) as db:  # as if written by a version with another recipe
         db.execute("UPDATE meta SET value = 'an-older-recipe' WHERE name = 'fingerprint'")
-    with caplog.at_level(logging.WARNING, logger="newscrawl.state"):
+    with caplog.at_level(logging.WARNING, logger="newscrawl.store.state"):
         state = SqliteState(path)
     assert "dropped the fingerprints of 2 article(s)" in caplog.text
     assert state.counts()["bands"] == 0
@@ -195,7 +195,7 @@ def test_signatures_of_another_fingerprint_recipe_are_dropped_and_the_urls_kept(
     state.add_articles([story_record(2)])
     state.close()
     caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="newscrawl.state"):
+    with caplog.at_level(logging.WARNING, logger="newscrawl.store.state"):
         state = SqliteState(path)  # the recipe is recorded now: the new signatures stay
     assert not caplog.text and state.counts()["bands"] > 0
     assert state.db.execute("SELECT value FROM meta WHERE name = 'fingerprint'").fetchone()[0] == FINGERPRINT_SCHEME
@@ -217,7 +217,7 @@ def test_prune_forgets_old_articles_and_reset_removes_the_file(tmp_path, capsys)
 
 
 def test_a_batch_larger_than_one_statement_is_recorded_whole_and_repeats_are_skipped(tmp_path):
-    from newscrawl.fingerprint import Fingerprint
+    from newscrawl.crawl.fingerprint import Fingerprint
 
     state = SqliteState(tmp_path / "state.sqlite")
     state.add_articles([story_record(0)])

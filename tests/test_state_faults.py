@@ -15,9 +15,9 @@ from incremental_web import IncrementalWeb, crawl_command, crawl_env, story_reco
 from mockweb import needs_loopback
 from newscrawl.commands.crawl import EXIT_BAD_CONFIG
 from newscrawl.demo import write_sites_file
-from newscrawl.fingerprint import Fingerprint
-from newscrawl.state import ArticleRecord, SqliteState, StateCorrupt, state_file_problem
-from newscrawl.state_admin import main as state_admin
+from newscrawl.crawl.fingerprint import Fingerprint
+from newscrawl.store.state import ArticleRecord, SqliteState, StateCorrupt, state_file_problem
+from newscrawl.store.state_admin import main as state_admin
 
 
 def _full_state(path) -> int:
@@ -52,8 +52,8 @@ def test_a_corrupt_state_file_is_refused_and_admin_check_says_so(tmp_path, how, 
     problem = state_file_problem(path)
     assert problem is not None and WHAT[how] in problem
     assert f"the state file {path} " in problem
-    assert f"python -m newscrawl.state_admin check --state {path}" in problem
-    assert f"python -m newscrawl.state_admin reset --state {path}" in problem
+    assert f"python -m newscrawl.store.state_admin check --state {path}" in problem
+    assert f"python -m newscrawl.store.state_admin reset --state {path}" in problem
     with pytest.raises(StateCorrupt):
         SqliteState(path)
     assert state_admin(["check", "--state", str(path)]) == 2

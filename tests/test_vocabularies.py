@@ -4,12 +4,12 @@ from __future__ import annotations
 import pytest
 from scrapy.utils.test import get_crawler
 
-from newscrawl.classify import LIST, UNKNOWN, ClassifyOptions, judge_page
+from newscrawl.crawl.classify import LIST, UNKNOWN, ClassifyOptions, judge_page
 from newscrawl.extract import ExtractOptions, extract
 from newscrawl.extract.confidence import declares_article
 from newscrawl.extract.patterns import ARTICLE_SCHEMA_TYPES
 from newscrawl.extract.result import ExtractResult
-from newscrawl.pipelines import ExtractPipeline
+from newscrawl.crawl.pipelines import ExtractPipeline
 
 PROSE = ("The harbour board met on Tuesday to agree the plan for the new quay, and the vote was close, "
          "as members asked about the cost, the noise of the works and the months of closed berths. ")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from newscrawl.workers import WorkerDied, WorkerPool, frame, split_frames
+from newscrawl.crawl.workers import WorkerDied, WorkerPool, frame, split_frames
 
 
 def double(value: int) -> int:
@@ -106,8 +106,8 @@ def test_frames_split_at_their_boundaries_and_keep_a_partial_tail():
 
 WORKER_IMPORTS_CHECK = """
 import asyncio, sys
-from newscrawl.extract_jobs import run_extract
-from newscrawl.workers import WorkerPool
+from newscrawl.crawl.extract_jobs import run_extract
+from newscrawl.crawl.workers import WorkerPool
 
 def loaded():
     return "newscrawl.extract" in sys.modules, "scrapy" in sys.modules

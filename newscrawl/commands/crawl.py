@@ -1,22 +1,22 @@
 """``scrapy crawl`` that refuses a start it cannot finish cleanly, and says how a crawl went.
 
-Before Scrapy starts: setting values are checked (newscrawl.config_check), then the
+Before Scrapy starts: setting values are checked (newscrawl.config.config_check), then the
 spider's ``check_arguments(spargs, settings) -> list[str]`` if it has one, and the
 directory of ``LOG_FILE`` is created when missing; any problem is one line each and
 exit code 2, so no request is ever made. Then the crawl's lock is taken
-(newscrawl.lock): a run that finds it held by another run exits with code 75 and a
+(newscrawl.store.lock): a run that finds it held by another run exits with code 75 and a
 message saying so. Holding it, the SQLite state must be whole
-(newscrawl.state.state_problems), every local output must open
-(newscrawl.output_check) and every article sink must open (newscrawl.sinks.fanout:
+(newscrawl.store.state.state_problems), every local output must open
+(newscrawl.store.output_check) and every article sink must open (newscrawl.store.sinks.fanout:
 the SQLite store, PostgreSQL reachable and its schema current), else exit 2, one line each.
 
-A crawl stopped by a fault it must not go on with (newscrawl.stops) says that fault
+A crawl stopped by a fault it must not go on with (newscrawl.run.stops) says that fault
 and exits with the code of its close reason (EXIT_CODES). Refusals and such stops
 are printed on stderr and also written as ERROR lines to ``LOG_FILE`` when the run
 has one: under scrapyd that is the job's own log, where its owner looks (scrapyd
 lists the job as finished either way; its exit status is only in scrapyd's log).
 
-At the end, a short report (newscrawl.run_report) is the last thing printed on
+At the end, a short report (newscrawl.report.run_report) is the last thing printed on
 stderr, and also the last record of the log when the log goes to ``LOG_FILE``.
 Exit statuses: see EXIT_MEANINGS.
 """
@@ -30,13 +30,13 @@ from scrapy.commands.crawl import Command as ScrapyCrawlCommand
 from scrapy.spiderloader import get_spider_loader
 from scrapy.utils.log import configure_logging
 
-from ..config_check import setting_problems
-from ..lock import EXIT_LOCKED, CrawlLocked, acquire, lock_path_for
-from ..output_check import output_problems
-from ..run_report import RunReport
-from ..sinks.fanout import sink_problems
-from ..state import state_problems
-from ..stops import OUTPUT_ERROR, QUEUE_ERROR, SHARED_STATE_LOST, stopped
+from ..config.config_check import setting_problems
+from ..store.lock import EXIT_LOCKED, CrawlLocked, acquire, lock_path_for
+from ..store.output_check import output_problems
+from ..report.run_report import RunReport
+from ..store.sinks.fanout import sink_problems
+from ..store.state import state_problems
+from ..run.stops import OUTPUT_ERROR, QUEUE_ERROR, SHARED_STATE_LOST, stopped
 
 EXIT_RAN = 0
 EXIT_BAD_CONFIG = 2  # bad settings or sites file, unusable output or corrupt state: refused to start
@@ -50,7 +50,7 @@ EXIT_UNAVAILABLE = 69
 # PostgreSQL) failed to commit a batch
 EXIT_OUTPUT_ERROR = 74
 EXIT_CODES = {OUTPUT_ERROR: EXIT_OUTPUT_ERROR, QUEUE_ERROR: EXIT_OUTPUT_ERROR,
-              SHARED_STATE_LOST: EXIT_SHARED_STATE_LOST}  # close reason of newscrawl.stops -> exit code
+              SHARED_STATE_LOST: EXIT_SHARED_STATE_LOST}  # close reason of newscrawl.run.stops -> exit code
 EXIT_MEANINGS = {
     EXIT_RAN: "the crawl ran",
     1: "the crawl could not start (see the log)",
@@ -69,7 +69,7 @@ class Command(ScrapyCrawlCommand):
 
     def process_options(self, args, opts) -> None:
         super().process_options(args, opts)
-        problems = setting_problems(self.settings)  # newscrawl.config_check: bad -s values
+        problems = setting_problems(self.settings)  # newscrawl.config.config_check: bad -s values
         if len(args) == 1:
             problems += self._argument_problems(args[0], opts.spargs)
         problems += _log_directory_problems(self.settings.get("LOG_FILE"))

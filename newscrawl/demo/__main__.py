@@ -2,7 +2,7 @@
 
 Everything the demo writes stays under ``--out`` (default ``output/demo/``): the sites file, the
 JSONL, its summary, the demo's own incremental state and article store (``articles.sqlite``,
-searched with ``python -m newscrawl.search QUERY --db output/demo/articles.sqlite``), both emptied
+searched with ``python -m newscrawl.store.search QUERY --db output/demo/articles.sqlite``), both emptied
 before each crawl so every run emits the same articles (a real crawl's state, ``STATE_PATH``, is never touched).
 """
 from __future__ import annotations
@@ -13,14 +13,14 @@ import sys
 import time
 from pathlib import Path
 
-from ..lock import EXIT_LOCKED, CrawlLocked
-from ..sinks.sqlite_store import ARTICLES_DB_NAME
-from ..state_admin import remove_state_files, reset_state
+from ..store.lock import EXIT_LOCKED, CrawlLocked
+from ..store.sinks.sqlite_store import ARTICLES_DB_NAME
+from ..store.state_admin import remove_state_files, reset_state
 from .run import crawl, write_sites_file
 from .server import DemoServer, loopback_works
 
 STATE_NAME = "state.sqlite"  # the demo's incremental state, in the output directory
-REPORT_HEADER = "--- newscrawl: end of the crawl"  # first line of the crawl's report (newscrawl.run_report)
+REPORT_HEADER = "--- newscrawl: end of the crawl"  # first line of the crawl's report (newscrawl.report.run_report)
 
 
 def _setting(text: str) -> tuple[str, str]:
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         sys.stderr.write(crawl_report(result.stderr))
         if (out / ARTICLES_DB_NAME).exists():
-            print(f"search them: python -m newscrawl.search QUERY --db {out / ARTICLES_DB_NAME}")
+            print(f"search them: python -m newscrawl.store.search QUERY --db {out / ARTICLES_DB_NAME}")
         return result.returncode
     except KeyboardInterrupt:
         return 0

@@ -6,7 +6,7 @@ metadata service 169.254.169.254 and fd00:ec2::254 among them), carrier-grade NA
 unspecified, reserved and multicast. A host *name* is private only when it is a localhost
 name; what a name resolves to is asked with :func:`is_private_address` after the look-up.
 
-No Scrapy or Twisted import: ``newscrawl.safety`` and the extractor's command line both use it.
+No Scrapy or Twisted import: ``newscrawl.crawl.safety`` and the extractor's command line both use it.
 """
 from __future__ import annotations
 

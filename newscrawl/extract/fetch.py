@@ -1,7 +1,7 @@
 """Fetch one page for the command line: http(s) only, one time limit for the whole fetch, no private
 address it was not named, and every failure one :class:`FetchError` line.
 
-The private-address rule is the crawl's (newscrawl.safety): a host name is looked up and refused when
+The private-address rule is the crawl's (newscrawl.crawl.safety): a host name is looked up and refused when
 it resolves to a private, loopback, link-local or metadata address; an address typed on the command
 line (``http://127.0.0.1:8000/page``, ``http://localhost/``) is taken as meant, on that host and port
 only, redirects included. The connection goes to the address that was checked, so the name cannot

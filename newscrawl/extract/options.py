@@ -308,7 +308,7 @@ class ExtractOptions:
     confident_article_paragraphs: int = 4
     # The chosen content is a link list, not an article, above this link density (link chars / text
     # chars; link lists of the mock and demo sites are > 0.7, article pages < 0.3 with their
-    # navigation). Also the crawl's list-page cut-off (newscrawl.classify.ClassifyOptions),
+    # navigation). Also the crawl's list-page cut-off (newscrawl.crawl.classify.ClassifyOptions),
     max_article_link_density: float = 0.5
     # or with at least list_min_links links and a link density above list_link_density
     # (a section page of headline + teaser items).
@@ -382,7 +382,7 @@ class ExtractOptions:
 
     # --- content blocks (DEVELOPERS.md: anchor/form rules applied to VIPS-like blocks) ---
     # Remove navigation and form blocks before density scoring. Off: it did not raise
-    # token F1 on the development sets (python -m newscrawl.evaluate, README "methods").
+    # token F1 on the development sets (python -m newscrawl.extract.evaluate, README "methods").
     content_blocks: bool = False
 
 DEFAULT_OPTIONS = ExtractOptions()

@@ -180,7 +180,7 @@ DECLARED_BODY_KEYS = ("articleBody",)
 # schema.org types (JSON-LD "@type", lowercased) of a page that tells one story: Article and its
 # subtypes that name a story, a post or a report (schema.org's type tree under Article). The
 # extractor's confidence (confidence.declares_article) and the crawl's page judgment
-# (newscrawl.classify) read this one set. None of the shared evaluation and metadata pages carries
+# (newscrawl.crawl.classify) read this one set. None of the shared evaluation and metadata pages carries
 # BackgroundNewsArticle, ReviewNewsArticle, ScholarlyArticle or TechArticle, the four the crawl
 # knew and the extractor did not: every extract() result there stayed the same when they joined.
 ARTICLE_SCHEMA_TYPES = frozenset({

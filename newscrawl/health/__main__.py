@@ -17,8 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..paths import resolve
-from ..state import DEFAULT_STATE_PATH
+from ..config.paths import resolve
+from ..store.state import DEFAULT_STATE_PATH
 from . import HealthOptions, build_report, read_inputs, render_report
 from .judge import sites_by_kind
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from statistics import median
 
-from ..run_report import FAILED_PREFIXES, stop_in_words
+from ..report.run_report import FAILED_PREFIXES, stop_in_words
 from .options import HealthOptions
 from .runs import Run, SiteRun, short_time
 

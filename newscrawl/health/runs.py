@@ -12,7 +12,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..state import SQLITE_MAGIC, state_file_problem
+from ..store.state import SQLITE_MAGIC, state_file_problem
 
 SUMMARY_SUFFIX = ".summary.json"
 

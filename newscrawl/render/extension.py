@@ -15,7 +15,7 @@ import logging
 from scrapy import signals
 from scrapy.exceptions import NotConfigured
 
-from ..counters import count
+from ..run.counters import count
 from ..items import PageItem
 from .middleware import SHAPE_META_KEY
 from .shape import ScriptBuiltOptions, visible_text_chars

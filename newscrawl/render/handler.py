@@ -29,10 +29,10 @@ from scrapy.utils.defer import deferred_from_coro
 from scrapy_playwright.handler import DEFAULT_CONTEXT_NAME, ScrapyPlaywrightDownloadHandler
 from twisted.internet import task
 
-from ..counters import count
-from ..http_limits import BoundedHeadersMixin
-from ..shutdown import CancellableDownloadsMixin
-from ..logformat import level_number
+from ..run.counters import count
+from ..crawl.http_limits import BoundedHeadersMixin
+from ..crawl.shutdown import CancellableDownloadsMixin
+from ..run.logformat import level_number
 from .page_hooks import page_filters
 from .plan import site_of_context
 from .request_filter import RequestFilter
@@ -71,8 +71,8 @@ def render_page_limit(settings) -> int:
 
 class RenderDownloadHandler(CancellableDownloadsMixin, BoundedHeadersMixin, ScrapyPlaywrightDownloadHandler):
     """scrapy-playwright's handler with per-site browser contexts closed when their site is idle
-    (plain requests through it read bounded headers, newscrawl.http_limits; downloads are cancelled
-    at shutdown, newscrawl.shutdown).
+    (plain requests through it read bounded headers, newscrawl.crawl.http_limits; downloads are cancelled
+    at shutdown, newscrawl.crawl.shutdown).
 
     Playwright's driver starts with the first page to render, not when the engine starts, and the
     browser with the first page as before: a crawl whose rendering sites give no page to render

@@ -10,7 +10,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy.exceptions import DownloadTimeoutError, NotConfigured
 from scrapy.http import HtmlResponse
 
-from ..counters import count
+from ..run.counters import count
 from .shape import read_page_shape
 
 # request.meta key holding the PageShape of a plain page of a render: auto site.

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
 
-from ..sites import SiteConfig
+from ..config.sites import SiteConfig
 from .page_hooks import DEFAULT_QUIET_MS, prepare_navigation, settle_page
 
 logger = logging.getLogger(__name__)
@@ -24,7 +24,7 @@ DEFAULT_BROWSER_PATH = "/usr/bin/chromium"  # Debian's chromium package
 # The setting, and the environment variable of the same name, that point to another browser binary.
 BROWSER_PATH_SETTING = "NEWSCRAWL_CHROMIUM_PATH"
 HANDLER_PATH = "newscrawl.render.handler.RenderDownloadHandler"
-PLAIN_HANDLER_PATH = "newscrawl.http_limits.BoundedHeadersDownloadHandler"  # replaced by HANDLER_PATH
+PLAIN_HANDLER_PATH = "newscrawl.crawl.http_limits.BoundedHeadersDownloadHandler"  # replaced by HANDLER_PATH
 CONTEXT_PREFIX = "site:"  # browser context names: one context per site
 # Effective modes: the site's own, except that without a browser "always" sites cannot be crawled
 # ("unavailable") and "auto" sites are crawled plainly ("never").

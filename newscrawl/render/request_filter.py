@@ -2,7 +2,7 @@
 
 Every request of a rendered page is paused in Chromium (the DevTools ``Fetch``
 domain) and answered here, since the browser fetches scripts, XHR, frames and
-redirects itself, past Scrapy's offsite rules in ``newscrawl.safety``:
+redirects itself, past Scrapy's offsite rules in ``newscrawl.crawl.safety``:
 
 - images, media, fonts and style sheets are failed ("type");
 - a private or loopback address is failed unless it is the origin of the page
@@ -39,8 +39,8 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from ..extract.addresses import is_private_address, is_private_host, needs_lookup
-from ..safety import origin, resolve_host
-from ..urls import host_allowed
+from ..crawl.safety import origin, resolve_host
+from ..crawl.urls import host_allowed
 
 logger = logging.getLogger(__name__)
 

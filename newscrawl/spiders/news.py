@@ -3,7 +3,7 @@
 Discovery per site: robots.txt ``Sitemap:`` lines, given sitemaps (indexes,
 gzip, news), given feeds and feeds announced on start pages, and links from
 fetched pages within the site's allowed domains. Every page request passes
-the site's :class:`~newscrawl.frontier.SiteFrontier` (depth, page budget,
+the site's :class:`~newscrawl.crawl.frontier.SiteFrontier` (depth, page budget,
 traps). Every HTML page becomes a PageItem; the pipelines decide which are
 articles.
 """
@@ -18,23 +18,23 @@ from scrapy.http import TextResponse
 from scrapy.spidermiddlewares.httperror import HttpError
 from scrapy.utils.response import get_base_url
 
-from ..classify import ARTICLE, classify_url
-from ..clock import utc_now
-from ..counters import SITE_PREFIX, count
-from ..crawl_patterns import LISTED_VIA
-from ..discovery import maybe_gunzip, page_links, parse_feed, parse_sitemap, sitemaps_from_robots
-from ..failures import failure_kind, got_response
-from ..frontier import FrontierLimits, SiteFrontier
-from ..incremental import ledger_for
+from ..crawl.classify import ARTICLE, classify_url
+from ..run.clock import utc_now
+from ..run.counters import SITE_PREFIX, count
+from ..crawl.crawl_patterns import LISTED_VIA
+from ..crawl.discovery import maybe_gunzip, page_links, parse_feed, parse_sitemap, sitemaps_from_robots
+from ..crawl.failures import failure_kind, got_response
+from ..crawl.frontier import FrontierLimits, SiteFrontier
+from ..store.incremental import ledger_for
 from ..items import PageItem
-from ..paths import DEFAULT_SITES, resolve, sites_source
+from ..config.paths import DEFAULT_SITES, resolve, sites_source
 from ..render import RenderPlan
-from ..robots import ROBOTS_SOURCE
-from ..scale import adapt_concurrency
-from ..sinks.journal import journal_path, only_sinks
-from ..sites import SiteConfig, SitesError, load_sites
-from ..timeslice import TimeSlice
-from ..urls import canonicalize
+from ..crawl.robots import ROBOTS_SOURCE
+from ..crawl.scale import adapt_concurrency
+from ..store.sinks.journal import journal_path, only_sinks
+from ..config.sites import SiteConfig, SitesError, load_sites
+from ..crawl.timeslice import TimeSlice
+from ..crawl.urls import canonicalize
 
 # Feed and sitemap requests go before pages, so articles are credited to them when they are listed.
 LISTING_PRIORITY = 10
@@ -62,7 +62,7 @@ class NewsSpider(scrapy.Spider):
             stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
             path = resolve(settings, settings.get("NEWSCRAWL_OUTPUT_DIR", "output")) / f"{cls.name}-{stamp}.jsonl"
             feed = {"format": "jsonlines", "encoding": "utf-8", "item_classes": ["newscrawl.items.ArticleItem"]}
-            if only_sinks(settings):  # the run's journal, deleted at its end (newscrawl.sinks.journal)
+            if only_sinks(settings):  # the run's journal, deleted at its end (newscrawl.store.sinks.journal)
                 path, feed["overwrite"] = journal_path(settings), True
             settings.set("FEEDS", {str(path): feed}, priority="spider")
 

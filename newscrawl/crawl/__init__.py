@@ -1,0 +1,1 @@
+"""From a site to its articles: discovery, per-site budget, page classes, download guards, the pipelines."""
