@@ -1,4 +1,5 @@
-"""The import graph of newscrawl/ has no cycle, and the extractor imports nothing from the crawl side.
+"""The import graph of newscrawl/ has no cycle, the extractor imports nothing from the crawl side, and
+the subpackages import one another only as LAYERS allows (README "How it is built", docs/layout.md).
 
 Every import statement counts, also one inside a function: an import placed there to dodge a cycle
 hides the cycle from Python at start-up but not from this test. The graph is read from the syntax
@@ -11,6 +12,26 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "newscrawl"
 LIBRARY = "newscrawl.extract"
+
+# Which part of newscrawl (a subpackage, or a module at the top) may import which. The table itself
+# has no cycle (a test checks), so dependencies point one way: extract at the bottom, the spider,
+# commands, health report and demo at the top. A new subpackage gets a row before it can import.
+LAYERS: dict[str, set[str]] = {
+    "extract": set(),
+    "settings": set(),
+    "items": set(),
+    "config": {"extract", "settings"},
+    "run": {"settings"},
+    "crawl": {"extract", "config", "run", "settings", "items"},
+    "schedule": {"run", "settings"},
+    "render": {"extract", "config", "run", "crawl", "settings", "items"},
+    "store": {"extract", "config", "run", "crawl", "settings", "items"},
+    "report": {"config", "run", "crawl", "store", "settings", "items"},
+    "health": {"config", "run", "store", "report", "settings"},
+    "demo": {"config", "run", "store", "settings"},
+    "commands": {"config", "run", "crawl", "store", "report", "settings"},
+    "spiders": {"extract", "config", "run", "crawl", "render", "store", "report", "settings", "items"},
+}
 
 
 def _module_name(path: Path, package: Path) -> str:
@@ -107,6 +128,39 @@ def _describe(graph: dict[str, dict[str, int]], cycle: list[str]) -> str:
     return " -> ".join(f"{a} (line {graph[a][b]})" for a, b in zip(cycle, cycle[1:])) + f" -> {cycle[-1]}"
 
 
+def _part(module: str) -> str:
+    """The subpackage (or top-level module) of newscrawl a module belongs to; "" for the package itself."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _source_file(module: str, package: Path) -> Path:
+    path = package.parent.joinpath(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def layering_violations(graph: dict[str, dict[str, int]], layers: dict[str, set[str]] = LAYERS,
+                        package: Path = PACKAGE) -> list[str]:
+    """One line per import that crosses parts against the table: file, line, what it imports."""
+    found = []
+    for module, edges in sorted(graph.items()):
+        part = _part(module)
+        for target, line in sorted(edges.items()):
+            target_part = _part(target)
+            if not part or not target_part or target_part == part:
+                continue
+            if part not in layers:
+                problem = f"newscrawl/{part} has no row in LAYERS"
+            elif target_part in layers[part]:
+                continue
+            else:
+                allowed = ", ".join(sorted(layers[part]))
+                problem = f"{part} may import only {allowed}" if allowed else f"{part} may import nothing of newscrawl"
+            where = _source_file(module, package).relative_to(package.parent)
+            found.append(f"{where}:{line} imports {target}: {problem}")
+    return found
+
+
 def test_the_import_graph_has_no_cycle():
     graph = import_graph()
     cycles = find_cycles(graph)
@@ -136,3 +190,38 @@ def test_a_cycle_through_an_import_inside_a_function_is_found(tmp_path):
     assert graph["newscrawl.d"] == {"newscrawl.a": 1}
     assert find_cycles(graph) == [["newscrawl.a", "newscrawl.sub.b", "newscrawl.c", "newscrawl.a"]]
     assert find_cycles({"x": {"y": 1}, "y": {}}) == []
+
+
+def test_the_subpackages_import_one_another_only_as_the_layers_allow():
+    violations = layering_violations(import_graph())
+    assert not violations, "imports against the layers:\n" + "\n".join(violations)
+
+
+def test_the_layers_point_one_way():
+    table = {part: dict.fromkeys(allowed, 0) for part, allowed in LAYERS.items()}
+    assert not find_cycles(table)
+    assert all(allowed <= LAYERS.keys() for allowed in LAYERS.values())
+    parts = {path.stem if path.is_file() else path.name for path in PACKAGE.iterdir()
+             if (path.suffix == ".py" and path.stem != "__init__") or (path / "__init__.py").is_file()}
+    assert parts == LAYERS.keys(), "every subpackage and top-level module has a row, no row is stale"
+
+
+def test_an_import_against_the_layers_is_named_with_its_file_and_line(tmp_path):
+    package = tmp_path / "newscrawl"
+    for part in ("extract", "crawl", "store"):
+        (package / part).mkdir(parents=True)
+        (package / part / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "settings.py").write_text("")
+    (package / "extract" / "core.py").write_text("import json\n\n\ndef f():\n    from ..crawl import pages\n")
+    (package / "crawl" / "pages.py").write_text("from ..extract import core\nfrom .. import settings\n")
+    (package / "store" / "state.py").write_text("from ..crawl.pages import x\n")
+    (package / "crawl" / "later.py").write_text("\nfrom newscrawl.store import state\n")
+    layers = {"extract": set(), "settings": set(), "crawl": {"extract", "settings"}, "store": {"crawl"}}
+    assert layering_violations(import_graph(package), layers, package) == [
+        "newscrawl/crawl/later.py:2 imports newscrawl.store.state: crawl may import only extract, settings",
+        "newscrawl/extract/core.py:5 imports newscrawl.crawl.pages: extract may import nothing of newscrawl",
+    ]
+    del layers["store"]
+    assert layering_violations(import_graph(package), layers, package)[-1] == (
+        "newscrawl/store/state.py:1 imports newscrawl.crawl.pages: newscrawl/store has no row in LAYERS")
