@@ -1,13 +1,16 @@
 """Vocabularies of the publish-date search: meta keys, labels, month names, regexes.
 
-Compiled once at import; ``dates.py`` only uses them. Lists are ordered from
-specific to generic: the first source that yields a valid date wins.
+Every one has a name and is compiled once at import; the other modules of ``dates`` only
+use them. Lists are ordered from specific to generic: the first source that yields a
+valid date wins. The ways of writing a date in text are the entries of
+``TEXT_DATE_FORMATS``, tried in their order; a month name is read from ``MONTH_NAMES``.
 """
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-from .named_attributes import AttributeTest
+from ..named_attributes import AttributeTest
 
 # JSON-LD keys holding the publish date, best first.
 JSONLD_PUBLISHED_KEYS = ("datePublished", "dateCreated", "uploadDate", "pubDate")
@@ -97,6 +100,10 @@ DATE_CLASS_RE = re.compile(
     r"date|time(?!line)|pub|byline|dateline|(?:art|article|post|news|entry|info|detail)[-_]?(?:info|meta|source|attr)"
     r"|^info$|^meta$|^source$"
 )
+# Tags of blocks whose dates are not the page's, whatever their names (page furniture). The
+# compiled text walks ask the date search about these and about elements with a class or id
+# only (``_fastwalk.set_foreign_block_tags`` takes this set).
+FOREIGN_BLOCK_TAGS = frozenset({"footer", "aside", "nav"})
 # Class/id tokens of blocks whose dates are not the page's (comments, related lists),
 # searched in the lowercased "class id" of an element.
 _NOT_ARTICLE_NAMES = (
@@ -254,41 +261,68 @@ MONTH_NAMES = {name.replace("_", " "): month for name, month in MONTH_NAMES.item
 
 # A month name is matched as any word of letters and checked against MONTH_NAMES after the
 # match: a 360-way alternation made every text search ~10x slower.
-_MONTH_ALT = r"[^\W\d_]{3,12}"
+MONTH_NAME = r"[^\W\d_]{3,12}"
 # Optional clock time after a date: "10:40", "10:40:22", "10时40分", "10h40", with AM/PM and zone.
-_TIME = (
+CLOCK_TIME = (
     r"(?:\s*(?:T|,|at|à|às|a\s+las|um|в|،|\||-|—)?\s*"
     r"(?P<hour>[01]?\d|2[0-3])\s*(?:[:：時时hH]\s*)(?P<minute>[0-5]\d)(?:\s*[:：分]\s*(?P<second>[0-5]?\d))?"
     r"(?:[.,]\d+)?(?:\s*(?P<ampm>[AaPp]\.?[Mm]\.?))?"
     r"(?:\s*(?P<zone>Z|[+-](?:0\d|1[0-4]):?[0-5]\d|UTC|GMT)(?![\w]))?)?"
 )
 
-# Date patterns in text, most specific first. Each names its groups year/month/day
-# (or monthname) so one reader handles them all.
-TEXT_DATE_PATTERNS = (
+class TextDateFormat(NamedTuple):
+    """One way of writing a date in text.
+
+    ``regex`` names its groups as ``parse.build_date`` reads them: ``year`` (four digits) or
+    ``year2`` (two, read as 20xx); ``month`` (a number), ``monthname`` (a key of
+    ``MONTH_NAMES``, matched as ``MONTH_NAME``) or ``num1``/``num2`` with ``sep`` (day and
+    month in an order the page language decides); ``day``; and the optional clock time of
+    ``CLOCK_TIME`` (``hour``, ``minute``, ``second``, ``ampm``, ``zone``). Its year is written
+    as ``HAS_YEAR_RE`` finds years (texts are searched only around those), and the whole
+    date lies within ``parse``'s reach of it (120 chars before, 160 after).
+    """
+    regex: re.Pattern[str]
+    # Characters one of which the text must hold for the regex to be tried ("" for any
+    # text): a cheap skip for the CJK forms, which need "年" or "년".
+    needs_one_of: str = ""
+
+
+# The ways of writing a date in text, most specific first: a date found by an earlier one
+# is not read again by a later one (the overlapping match is dropped). Adding an entry is
+# all a new way needs.
+TEXT_DATE_FORMATS: dict[str, TextDateFormat] = {
     # ISO 8601 and "2018-09-02 10:40:22", "2018/9/2", "2018.09.02"
-    re.compile(r"(?<![\d.])(?P<year>(?:19|20)\d{2})\s*(?P<sep>[-/.])\s*(?P<month>1[0-2]|0?[1-9])"
-               r"\s*(?P=sep)\s*(?P<day>3[01]|[12]\d|0?[1-9])(?![\d])" + _TIME),
+    "year_month_day": TextDateFormat(re.compile(
+        r"(?<![\d.])(?P<year>(?:19|20)\d{2})\s*(?P<sep>[-/.])\s*(?P<month>1[0-2]|0?[1-9])"
+        r"\s*(?P=sep)\s*(?P<day>3[01]|[12]\d|0?[1-9])(?![\d])" + CLOCK_TIME)),
     # Chinese / Japanese / Korean: "2018年09月02日 10:40", "2018年9月2日", "2018년 9월 2일"
-    re.compile(r"(?P<year>(?:19|20)\d{2})\s*[年년]\s*(?P<month>1[0-2]|0?[1-9])\s*[月월]\s*"
-               r"(?P<day>3[01]|[12]\d|0?[1-9])\s*[日号號일]?(?:\s*[（(]?[^\d\s)）]{1,4}[)）]?)?" + _TIME),
+    "cjk_year_month_day": TextDateFormat(re.compile(
+        r"(?P<year>(?:19|20)\d{2})\s*[年년]\s*(?P<month>1[0-2]|0?[1-9])\s*[月월]\s*"
+        r"(?P<day>3[01]|[12]\d|0?[1-9])\s*[日号號일]?(?:\s*[（(]?[^\d\s)）]{1,4}[)）]?)?" + CLOCK_TIME),
+        needs_one_of="年년"),
     # Day first, month name: "2 September 2018", "2 de setembro de 2018", "2 сентября 2018 г."
-    re.compile(r"(?<![\w])(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th|er|º|\.)?\s*(?:de\s+|of\s+)?"
-               r"(?P<monthname>" + _MONTH_ALT + r")\.?(?:\s*/\s*(?:" + _MONTH_ALT + r"))?,?\s*(?:de\s+|del\s+)?"
-               r"(?P<year>(?:19|20)\d{2})(?!\d)(?:\s*(?:г\.|года|г|م))?" + _TIME, re.I),
+    "day_monthname_year": TextDateFormat(re.compile(
+        r"(?<![\w])(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th|er|º|\.)?\s*(?:de\s+|of\s+)?"
+        r"(?P<monthname>" + MONTH_NAME + r")\.?(?:\s*/\s*(?:" + MONTH_NAME + r"))?,?\s*(?:de\s+|del\s+)?"
+        r"(?P<year>(?:19|20)\d{2})(?!\d)(?:\s*(?:г\.|года|г|م))?" + CLOCK_TIME, re.I)),
     # Month name first: "Sep 2, 2018", "September 2nd 2018"
-    re.compile(r"(?<![\w])(?P<monthname>" + _MONTH_ALT + r")\.?\s+(?P<day>3[01]|[12]\d|0?[1-9])"
-               r"(?:st|nd|rd|th)?,?\s+(?P<year>(?:19|20)\d{2})(?!\d)" + _TIME, re.I),
+    "monthname_day_year": TextDateFormat(re.compile(
+        r"(?<![\w])(?P<monthname>" + MONTH_NAME + r")\.?\s+(?P<day>3[01]|[12]\d|0?[1-9])"
+        r"(?:st|nd|rd|th)?,?\s+(?P<year>(?:19|20)\d{2})(?!\d)" + CLOCK_TIME, re.I)),
     # Year first, month name: "2020. március 4.", "2018 Sep 02"
-    re.compile(r"(?<![\w.])(?P<year>(?:19|20)\d{2})\.?\s+(?P<monthname>" + _MONTH_ALT + r")\.?\s+"
-               r"(?P<day>3[01]|[12]\d|0?[1-9])(?![\d])\.?" + _TIME, re.I),
+    "year_monthname_day": TextDateFormat(re.compile(
+        r"(?<![\w.])(?P<year>(?:19|20)\d{2})\.?\s+(?P<monthname>" + MONTH_NAME + r")\.?\s+"
+        r"(?P<day>3[01]|[12]\d|0?[1-9])(?![\d])\.?" + CLOCK_TIME, re.I)),
     # Day first, numeric: "02.09.2018", "2/9/2018" (order resolved with the page language)
-    re.compile(r"(?<![\d.])(?P<num1>3[01]|[12]\d|0?[1-9])\s*(?P<sep>[./-])\s*(?P<num2>3[01]|[12]\d|0?[1-9])"
-               r"\s*(?P=sep)\s*(?P<year>(?:19|20)\d{2})(?!\d)" + _TIME),
+    "numeric_day_month_year": TextDateFormat(re.compile(
+        r"(?<![\d.])(?P<num1>3[01]|[12]\d|0?[1-9])\s*(?P<sep>[./-])\s*(?P<num2>3[01]|[12]\d|0?[1-9])"
+        r"\s*(?P=sep)\s*(?P<year>(?:19|20)\d{2})(?!\d)" + CLOCK_TIME)),
     # Two-digit year, CJK year-first only: "18年3月8日" (unambiguous; maps to 20xx)
-    re.compile(r"(?<!\d)(?P<year2>\d{2})\s*年\s*(?P<month>1[0-2]|0?[1-9])\s*月\s*"
-               r"(?P<day>3[01]|[12]\d|0?[1-9])\s*[日号]" + _TIME),
-)
+    "cjk_two_digit_year": TextDateFormat(re.compile(
+        r"(?<!\d)(?P<year2>\d{2})\s*年\s*(?P<month>1[0-2]|0?[1-9])\s*月\s*"
+        r"(?P<day>3[01]|[12]\d|0?[1-9])\s*[日号]" + CLOCK_TIME),
+        needs_one_of="年"),
+}
 
 # Day first with a two-digit year, then a clock time: "Do 25.04.24 | 14:07 Uhr" (German and
 # Nordic bylines). Without the time "25.04.24" is too often a version or a score, so the time is
@@ -299,9 +333,6 @@ SHORT_YEAR_DATE_RE = re.compile(
     r"(?<![\d.])(?P<num1>3[01]|[12]\d|0?[1-9])(?P<sep>\.)(?P<num2>1[0-2]|0?[1-9])\.(?P<year2>\d{2})(?![\d.])"
     r"\s*(?:,|\||um|-|—)?\s*(?P<hour>[01]?\d|2[0-3]):(?P<minute>[0-5]\d)(?!\d)"
 )
-
-# The patterns above that need "年" or "년" after the year: texts without them skip these.
-CJK_YEAR_DATE_PATTERNS = (TEXT_DATE_PATTERNS[1], TEXT_DATE_PATTERNS[6])
 
 # Machine-readable dates (meta, JSON-LD, datetime attributes) accept the ISO pattern,
 # compact "20180902", the CJK form and RFC 2822 ("Sun, 02 Sep 2018 10:40:00 +0800").
@@ -319,15 +350,15 @@ EPOCH_ZONE_OTHER_LANG = "+00:00"
 EPOCH_ZONE_NO_LANG = "+08:00"
 
 # Dates in URLs: /2018/09/02/, /2018-09-02/, /20180902/, /2018/0902/, _20180902, /18/0902/ is skipped.
-URL_DATE_PATTERNS = (
-    re.compile(r"(?<!\d)(?P<year>(?:19|20)\d{2})[/_-](?P<month>1[0-2]|0?[1-9])[/_-](?P<day>3[01]|[12]\d|0?[1-9])(?!\d)"),
-    re.compile(r"(?<!\d)(?P<year>(?:19|20)\d{2})[/_-]?(?P<month>1[0-2]|0[1-9])[/_-]?(?P<day>3[01]|[12]\d|0[1-9])(?!\d)"),
-)
+URL_DATE_PATTERNS = {
+    "separated": re.compile(r"(?<!\d)(?P<year>(?:19|20)\d{2})[/_-](?P<month>1[0-2]|0?[1-9])[/_-](?P<day>3[01]|[12]\d|0?[1-9])(?!\d)"),
+    "compact": re.compile(r"(?<!\d)(?P<year>(?:19|20)\d{2})[/_-]?(?P<month>1[0-2]|0[1-9])[/_-]?(?P<day>3[01]|[12]\d|0[1-9])(?!\d)"),
+}
 # A URL date with only year and month ("/2018/09/"): not a day, never used.
 
 # Times a page writes with a zone offset (script data, meta values, <time datetime>): ISO 8601
 # "2020-05-01T23:00:00-04:00" and RFC 2822 "Fri, 01 May 2020 23:00:00 -0400". Their offset
-# is the site's clock when a machine date is given in UTC only (``dates._in_page_zone``).
+# is the site's clock when a machine date is given in UTC only (``zones.in_page_zone``).
 ZONED_TIME_RE = re.compile(
     r"(?<![\d-])(?:19|20)\d{2}-[01]\d-[0-3]\dT[0-2]\d:[0-5]\d(?::[0-5]\d)?(?:\.\d+)?[+-](?:0\d|1[0-4]):?[0-5]\d(?!\d)"
     r"|\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-3]?\d [A-Z][a-z]{2} (?:19|20)\d{2} [0-2]\d:[0-5]\d(?::[0-5]\d)? "
