@@ -2,7 +2,7 @@
 
 ``patterns`` holds every date vocabulary and regex, each named (a new way of writing a
 date is one entry of ``patterns.TEXT_DATE_FORMATS``, a new month-name language one
-``_add_months`` line there); ``parse`` reads text into dates; ``machine`` and ``shown``
+``add_month_names`` line there); ``parse`` reads text into dates; ``machine`` and ``shown``
 are the sources (what a page writes for machines, what it shows readers), ``foreign``
 the blocks whose dates are not the page's, ``zones`` the day of a UTC date, and
 ``candidates`` runs the sources in order and chooses.

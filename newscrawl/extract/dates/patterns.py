@@ -171,93 +171,96 @@ PUBLISH_LABEL_RE = re.compile(r"(?:" + _PUBLISH_LABEL_WORDS + r")[^\n\d]{0,8}\Z"
 # labelled date.
 PUBLISH_LABEL_WORD_LOWER_RE = re.compile(_PUBLISH_LABEL_WORDS)
 
-# Month names of many languages -> month number (lowercase, accents kept).
+# Month names of many languages -> month number (lowercase, accents kept). A language is
+# one add_month_names line below; a later line's name wins over an earlier one's.
 MONTH_NAMES: dict[str, int] = {}
 
 
-def _add_months(*names_by_month: str) -> None:
+def add_month_names(*names_by_month: str) -> None:
+    """Add a language's month names to ``MONTH_NAMES``: twelve strings, January first, each
+    the names of that month separated by spaces ("_" joins the words of a two-word name;
+    "" for a month left out)."""
     for month, names in enumerate(names_by_month, start=1):
         for name in names.split():
-            MONTH_NAMES[name] = month
+            MONTH_NAMES[name.replace("_", " ")] = month
 
 
 # English
-_add_months("january jan", "february feb", "march mar", "april apr", "may", "june jun",
-            "july jul", "august aug", "september sep sept", "october oct", "november nov",
-            "december dec")
+add_month_names("january jan", "february feb", "march mar", "april apr", "may", "june jun",
+                "july jul", "august aug", "september sep sept", "october oct", "november nov",
+                "december dec")
 # Spanish
-_add_months("enero ene", "febrero", "marzo", "abril abr", "mayo", "junio", "julio",
-            "agosto ago", "septiembre setiembre", "octubre", "noviembre", "diciembre dic")
+add_month_names("enero ene", "febrero", "marzo", "abril abr", "mayo", "junio", "julio",
+                "agosto ago", "septiembre setiembre", "octubre", "noviembre", "diciembre dic")
 # Portuguese
-_add_months("janeiro", "fevereiro fev", "março marco", "abril", "maio mai", "junho",
-            "julho", "agosto", "setembro set", "outubro out", "novembro", "dezembro dez")
+add_month_names("janeiro", "fevereiro fev", "março marco", "abril", "maio mai", "junho",
+                "julho", "agosto", "setembro set", "outubro out", "novembro", "dezembro dez")
 # French
-_add_months("janvier janv", "février fevrier févr fevr", "mars", "avril avr", "mai", "juin",
-            "juillet juil", "août aout", "septembre", "octobre", "novembre", "décembre decembre déc")
+add_month_names("janvier janv", "février fevrier févr fevr", "mars", "avril avr", "mai", "juin",
+                "juillet juil", "août aout", "septembre", "octobre", "novembre", "décembre decembre déc")
 # German
-_add_months("januar jänner", "februar", "märz maerz", "april", "mai", "juni", "juli", "august",
-            "september", "oktober okt", "november", "dezember dez")
+add_month_names("januar jänner", "februar", "märz maerz", "april", "mai", "juni", "juli", "august",
+                "september", "oktober okt", "november", "dezember dez")
 # Italian
-_add_months("gennaio gen", "febbraio", "marzo", "aprile", "maggio mag", "giugno giu", "luglio lug",
-            "agosto", "settembre", "ottobre ott", "novembre", "dicembre")
+add_month_names("gennaio gen", "febbraio", "marzo", "aprile", "maggio mag", "giugno giu", "luglio lug",
+                "agosto", "settembre", "ottobre ott", "novembre", "dicembre")
 # Dutch
-_add_months("januari", "februari", "maart mrt", "april", "mei", "juni", "juli", "augustus",
-            "september", "oktober", "november", "december")
+add_month_names("januari", "februari", "maart mrt", "april", "mei", "juni", "juli", "augustus",
+                "september", "oktober", "november", "december")
 # Russian (nominative and genitive)
-_add_months("январь января янв", "февраль февраля фев", "март марта мар", "апрель апреля апр",
-            "май мая", "июнь июня июн", "июль июля июл", "август августа авг",
-            "сентябрь сентября сен сент", "октябрь октября окт", "ноябрь ноября ноя",
-            "декабрь декабря дек")
+add_month_names("январь января янв", "февраль февраля фев", "март марта мар", "апрель апреля апр",
+                "май мая", "июнь июня июн", "июль июля июл", "август августа авг",
+                "сентябрь сентября сен сент", "октябрь октября окт", "ноябрь ноября ноя",
+                "декабрь декабря дек")
 # Ukrainian (nominative and genitive)
-_add_months("січень січня", "лютий лютого", "березень березня", "квітень квітня", "травень травня",
-            "червень червня", "липень липня", "серпень серпня", "вересень вересня",
-            "жовтень жовтня", "листопад листопада", "грудень грудня")
+add_month_names("січень січня", "лютий лютого", "березень березня", "квітень квітня", "травень травня",
+                "червень червня", "липень липня", "серпень серпня", "вересень вересня",
+                "жовтень жовтня", "листопад листопада", "грудень грудня")
 # Turkish
-_add_months("ocak", "şubat subat", "mart", "nisan", "mayıs mayis", "haziran", "temmuz",
-            "ağustos agustos", "eylül eylul", "ekim", "kasım kasim", "aralık aralik")
+add_month_names("ocak", "şubat subat", "mart", "nisan", "mayıs mayis", "haziran", "temmuz",
+                "ağustos agustos", "eylül eylul", "ekim", "kasım kasim", "aralık aralik")
 # Indonesian / Malay
-_add_months("januari", "februari", "maret", "april", "mei", "juni", "juli", "agustus",
-            "september", "oktober", "november", "desember")
+add_month_names("januari", "februari", "maret", "april", "mei", "juni", "juli", "agustus",
+                "september", "oktober", "november", "desember")
 # Arabic (Gregorian names of the Levant and of Egypt/Maghreb)
-_add_months("يناير كانون_الثاني", "فبراير شباط", "مارس آذار", "أبريل ابريل إبريل نيسان",
-            "مايو أيار", "يونيو يونيه حزيران", "يوليو يوليه تموز", "أغسطس اغسطس آب",
-            "سبتمبر أيلول", "أكتوبر اكتوبر تشرين_الأول", "نوفمبر تشرين_الثاني",
-            "ديسمبر كانون_الأول")
+add_month_names("يناير كانون_الثاني", "فبراير شباط", "مارس آذار", "أبريل ابريل إبريل نيسان",
+                "مايو أيار", "يونيو يونيه حزيران", "يوليو يوليه تموز", "أغسطس اغسطس آب",
+                "سبتمبر أيلول", "أكتوبر اكتوبر تشرين_الأول", "نوفمبر تشرين_الثاني",
+                "ديسمبر كانون_الأول")
 # Romanian
-_add_months("ianuarie ian", "februarie", "martie", "aprilie", "mai", "iunie", "iulie", "august",
-            "septembrie", "octombrie", "noiembrie", "decembrie")
+add_month_names("ianuarie ian", "februarie", "martie", "aprilie", "mai", "iunie", "iulie", "august",
+                "septembrie", "octombrie", "noiembrie", "decembrie")
 # Polish (nominative and genitive)
-_add_months("styczeń stycznia sty", "luty lutego lut", "marzec marca", "kwiecień kwietnia kwi",
-            "maj maja", "czerwiec czerwca cze", "lipiec lipca lip", "sierpień sierpnia sie",
-            "wrzesień września wrz", "październik października paź", "listopad listopada lis",
-            "grudzień grudnia gru")
+add_month_names("styczeń stycznia sty", "luty lutego lut", "marzec marca", "kwiecień kwietnia kwi",
+                "maj maja", "czerwiec czerwca cze", "lipiec lipca lip", "sierpień sierpnia sie",
+                "wrzesień września wrz", "październik października paź", "listopad listopada lis",
+                "grudzień grudnia gru")
 # Czech (genitive)
-_add_months("ledna leden", "února únor", "března březen", "dubna duben", "května květen",
-            "června červen", "července červenec", "srpna srpen", "září", "října říjen",
-            "listopadu", "prosince prosinec")
+add_month_names("ledna leden", "února únor", "března březen", "dubna duben", "května květen",
+                "června červen", "července červenec", "srpna srpen", "září", "října říjen",
+                "listopadu", "prosince prosinec")
 # Croatian (genitive; "listopad" is October here but November in Polish/Czech: left out)
-_add_months("siječnja", "veljače", "ožujka", "travnja", "svibnja", "lipnja", "srpnja",
-            "kolovoza", "rujna", "", "studenoga studenog", "prosinca")
+add_month_names("siječnja", "veljače", "ožujka", "travnja", "svibnja", "lipnja", "srpnja",
+                "kolovoza", "rujna", "", "studenoga studenog", "prosinca")
 # Bosnian / Serbian (Latin)
-_add_months("januar", "februar", "mart", "april", "maj", "jun juni", "jul juli", "avgust august",
-            "septembar", "oktobar", "novembar", "decembar")
+add_month_names("januar", "februar", "mart", "april", "maj", "jun juni", "jul juli", "avgust august",
+                "septembar", "oktobar", "novembar", "decembar")
 # Hungarian (written year first: "2020. március 4.")
-_add_months("január", "február", "március", "április", "május", "június", "július", "augusztus",
-            "szeptember", "október", "november", "december")
+add_month_names("január", "február", "március", "április", "május", "június", "július", "augusztus",
+                "szeptember", "október", "november", "december")
 # Swedish, Danish, Norwegian
-_add_months("januari januar", "februari februar", "mars marts", "april", "maj mai", "juni",
-            "juli", "augusti august", "september", "oktober", "november", "december")
+add_month_names("januari januar", "februari februar", "mars marts", "april", "maj mai", "juni",
+                "juli", "augusti august", "september", "oktober", "november", "december")
 # Catalan
-_add_months("gener", "febrer", "març", "abril", "maig", "juny", "juliol", "agost", "setembre",
-            "octubre", "novembre", "desembre")
+add_month_names("gener", "febrer", "març", "abril", "maig", "juny", "juliol", "agost", "setembre",
+                "octubre", "novembre", "desembre")
 # Greek (genitive, as in dates)
-_add_months("ιανουαρίου", "φεβρουαρίου", "μαρτίου", "απριλίου", "μαΐου μαιου", "ιουνίου",
-            "ιουλίου", "αυγούστου", "σεπτεμβρίου", "οκτωβρίου", "νοεμβρίου", "δεκεμβρίου")
+add_month_names("ιανουαρίου", "φεβρουαρίου", "μαρτίου", "απριλίου", "μαΐου μαιου", "ιουνίου",
+                "ιουλίου", "αυγούστου", "σεπτεμβρίου", "οκτωβρίου", "νοεμβρίου", "δεκεμβρίου")
 # Hebrew (also with the prefix ב "in": "17 באוגוסט 2020")
-_add_months("ינואר בינואר", "פברואר בפברואר", "מרץ במרץ", "אפריל באפריל", "מאי במאי",
-            "יוני ביוני", "יולי ביולי", "אוגוסט באוגוסט", "ספטמבר בספטמבר", "אוקטובר באוקטובר",
-            "נובמבר בנובמבר", "דצמבר בדצמבר")
-MONTH_NAMES = {name.replace("_", " "): month for name, month in MONTH_NAMES.items()}
+add_month_names("ינואר בינואר", "פברואר בפברואר", "מרץ במרץ", "אפריל באפריל", "מאי במאי",
+                "יוני ביוני", "יולי ביולי", "אוגוסט באוגוסט", "ספטמבר בספטמבר", "אוקטובר באוקטובר",
+                "נובמבר בנובמבר", "דצמבר בדצמבר")
 
 # A month name is matched as any word of letters and checked against MONTH_NAMES after the
 # match: a 360-way alternation made every text search ~10x slower.
