@@ -8,9 +8,14 @@ import lxml.html
 
 from ..blocks import is_link_navigation
 from ..contentblocks import BlockStatsReader
+from ..fastwalk import compiled
 from ..options import DEFAULT_OPTIONS, ExtractOptions
 from . import patterns as dp
 
+if compiled is not None:
+    # The compiled text walks ask is_foreign only about these tags and named elements; they
+    # decline (the Python walks run) until told the tags.
+    compiled.set_foreign_block_tags(dp.FOREIGN_BLOCK_TAGS)
 
 def is_foreign(element: lxml.html.HtmlElement, options: ExtractOptions = DEFAULT_OPTIONS) -> bool:
     """A block whose dates are not the page's: comments, link lists, page furniture."""
