@@ -58,7 +58,7 @@ def from_raw_jsonld(root: lxml.html.HtmlElement, lang: str | None) -> Iterator[F
 
 
 def from_marked_elements(root: lxml.html.HtmlElement, page: PageMeta,
-                          lang: str | None) -> Iterator[FoundDate | None]:
+                         lang: str | None) -> Iterator[FoundDate | None]:
     """itemprop=datePublished, data-ptime, <time pubdate>, class "published": the publisher's marks."""
     token = f" {dp.PUBLISHED_CLASS_TOKEN} "
     classes = {value for value in words_in_values(root, "class", [dp.PUBLISHED_CLASS_TOKEN])
@@ -86,8 +86,8 @@ def _may_hold_marked_date_names(root: lxml.html.HtmlElement) -> bool:
 
 
 def from_time_elements(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None,
-                        is_foreign: Callable[[lxml.html.HtmlElement], bool],
-                        options: ExtractOptions = DEFAULT_OPTIONS) -> Iterator[FoundDate | None]:
+                       is_foreign: Callable[[lxml.html.HtmlElement], bool],
+                       options: ExtractOptions = DEFAULT_OPTIONS) -> Iterator[FoundDate | None]:
     """The first ``<time datetime>`` elements outside comments, link lists and footers."""
     times = tagged_elements(root, "time")
     headline = find_byline_anchor(root, page, options)

@@ -73,7 +73,7 @@ class PageTexts:
 
 
 def from_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: Bounds,
-                 options: ExtractOptions, texts: PageTexts) -> Iterator[FoundDate | None]:
+                options: ExtractOptions, texts: PageTexts) -> Iterator[FoundDate | None]:
     """The date next to the headline: a labelled one first, else the first one after it."""
     headline = find_byline_anchor(root, page, options)
     if headline is None:
@@ -138,7 +138,7 @@ def _updated_after(text: str, start: int, end: int, lang: str | None) -> bool:
 
 
 def from_updated_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: Bounds,
-                         texts: PageTexts) -> Iterator[FoundDate]:
+                        texts: PageTexts) -> Iterator[FoundDate]:
     """A date shown as updated next to the headline: the last resort, as dateModified is."""
     headline = find_byline_anchor(root, page, texts.options)
     if headline is None:
@@ -153,8 +153,8 @@ def from_updated_byline(root: lxml.html.HtmlElement, page: PageMeta, lang: str |
 
 
 def from_date_classes(root: lxml.html.HtmlElement, page: PageMeta, lang: str | None, bounds: Bounds,
-                       options: ExtractOptions, is_foreign: Callable[[lxml.html.HtmlElement], bool]
-                       ) -> Iterator[FoundDate | None]:
+                      options: ExtractOptions, is_foreign: Callable[[lxml.html.HtmlElement], bool]
+                      ) -> Iterator[FoundDate | None]:
     """Byline boxes named date/time/pubtime/info..., outside comments and link lists."""
     headline = find_byline_anchor(root, page, options)
     chosen = {"class": _date_box_names(words_in_values(root, "class", dp.DATE_CLASS_WORDS)),
@@ -265,7 +265,7 @@ def _label_starts(text: str, lowered: str | None = None) -> list[int]:
 
 
 def from_first_text_date(root: lxml.html.HtmlElement, lang: str | None, bounds: Bounds,
-                          options: ExtractOptions, texts: PageTexts) -> Iterator[FoundDate]:
+                         options: ExtractOptions, texts: PageTexts) -> Iterator[FoundDate]:
     """The first date of the page text outside links and foreign blocks (old portal pages).
 
     Its runs are visible runs: when the whole visible text shows no year, they hold no date.
