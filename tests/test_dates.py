@@ -7,9 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from newscrawl.extract import date_patterns, extract
-from newscrawl.extract.dates import (FoundDate, _has_year, _holds_year, _shown_machine_date, _year_matches,
-                                     find_published, iter_text_dates, parse_date)
+from newscrawl.extract import extract
+from newscrawl.extract.dates import FoundDate, find_published, iter_text_dates, parse_date
+from newscrawl.extract.dates import patterns as date_patterns
+from newscrawl.extract.dates.candidates import _shown_machine_date
+from newscrawl.extract.dates.parse import has_year, holds_year, year_matches
 from newscrawl.extract.dom import parse_html
 from newscrawl.extract.metadata import read_page_meta
 
@@ -209,14 +211,14 @@ def test_no_page():
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="0123456789 19 20 年\n\t\u3000a-/.Sep٢", max_size=60))
 def test_year_places_match_the_year_regex(text):
-    assert _year_matches(text) == [m.span() for m in date_patterns.HAS_YEAR_RE.finditer(text)]
+    assert year_matches(text) == [m.span() for m in date_patterns.HAS_YEAR_RE.finditer(text)]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="0123456789 19 20 年\n\t\u3000a-/.Sep٢", max_size=60))
 def test_year_tests_agree_with_the_year_regexes(text):
-    assert _holds_year(text) == bool(re.search(r"(?:19|20)\d{2}", text))
-    assert _has_year(text) == bool(date_patterns.HAS_YEAR_RE.search(text))
+    assert holds_year(text) == bool(re.search(r"(?:19|20)\d{2}", text))
+    assert has_year(text) == bool(date_patterns.HAS_YEAR_RE.search(text))
 
 
 @pytest.mark.parametrize("body, expected", [

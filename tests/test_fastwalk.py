@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from newscrawl.extract import density, dom, fastwalk, metadata, page_texts, title
-from newscrawl.extract.dates import _foreign_test
 from newscrawl.extract.content import _candidate_scores
+from newscrawl.extract.dates import patterns as date_patterns
+from newscrawl.extract.dates.foreign import foreign_test
 from newscrawl.extract.density import DensityTable, guarded_log
 from newscrawl.extract.named_attributes import _NAMES, _VALUES, AttributeTest, _selected_attributes
 from newscrawl.extract.dom import _CONTROL_CHARS_RE, _cleaning_attributes_in_python, clean_tree, parse_html, text_of
@@ -138,7 +139,7 @@ def _assert_same_runs(root) -> None:
             if str(node).lstrip(" \t\r\n").startswith(word)]
     elements = list(root.iter(lxml.etree.Element))
     for element in elements[::max(1, len(elements) // 12)]:
-        for max_chars, skip in ((0, None), (60, None), (400, _foreign_test(DEFAULT_OPTIONS)), (10**9, None)):
+        for max_chars, skip in ((0, None), (60, None), (400, foreign_test(DEFAULT_OPTIONS)), (10**9, None)):
             assert fastwalk.compiled.following_runs(element, max_chars, skip, title._INVISIBLE_TAGS) == \
                 list(title.iter_following_texts(element, max_chars, skip))
             preceding = fastwalk.compiled.preceding_runs(element, max_chars, skip, title._INVISIBLE_TAGS)
@@ -152,8 +153,8 @@ def _assert_same_runs(root) -> None:
         assert fastwalk.compiled.visible_runs(root, max_chars) == \
             page_texts._visible_runs_in_python(root, max_chars)
         if body is not None:
-            assert fastwalk.compiled.link_free_runs(body, max_chars, _foreign_test(DEFAULT_OPTIONS)) == \
-                page_texts._link_free_runs_in_python(body, max_chars, _foreign_test(DEFAULT_OPTIONS))
+            assert fastwalk.compiled.link_free_runs(body, max_chars, foreign_test(DEFAULT_OPTIONS)) == \
+                page_texts._link_free_runs_in_python(body, max_chars, foreign_test(DEFAULT_OPTIONS))
 
 
 def _assert_same_html(root) -> None:
@@ -390,8 +391,27 @@ def test_following_runs_leave_namespaced_elements_to_the_python_walk():
 def test_link_free_runs_leave_namespaced_elements_to_the_python_walk():
     root = lxml.html.document_fromstring("<html><body><p>text</p></body></html>")
     lxml.etree.SubElement(root.find("body"), "{http://www.w3.org/2000/svg}svg").text = "drawing"
-    assert fastwalk.compiled.link_free_runs(root.find("body"), 100, _foreign_test(DEFAULT_OPTIONS)) is None
-    assert page_texts.link_free_runs(root, 100, _foreign_test(DEFAULT_OPTIONS)) == ["text", "drawing"]
+    assert fastwalk.compiled.link_free_runs(root.find("body"), 100, foreign_test(DEFAULT_OPTIONS)) is None
+    assert page_texts.link_free_runs(root, 100, foreign_test(DEFAULT_OPTIONS)) == ["text", "drawing"]
+
+
+def test_the_text_walks_take_the_foreign_block_tags_from_the_date_vocabulary(monkeypatch):
+    """A tag added to dates.patterns.FOREIGN_BLOCK_TAGS is asked about by the C walks, as by the
+    Python ones, once handed to them (dates.foreign does so at import)."""
+    root = _page("<h1>Head</h1><p>kept</p><section>furniture</section><p>last</p>")
+    body, heading = root.find("body"), root.find(".//h1")
+    original = date_patterns.FOREIGN_BLOCK_TAGS
+    monkeypatch.setattr(date_patterns, "FOREIGN_BLOCK_TAGS", original | {"section"})
+    is_foreign = foreign_test(DEFAULT_OPTIONS)
+    try:
+        fastwalk.compiled.set_foreign_block_tags(date_patterns.FOREIGN_BLOCK_TAGS)
+        assert fastwalk.compiled.link_free_runs(body, 100, is_foreign) == ["Head", "kept", "last"] == \
+            page_texts._link_free_runs_in_python(body, 100, is_foreign)
+        assert fastwalk.compiled.following_runs(heading, 100, is_foreign, title._INVISIBLE_TAGS) == ["kept", "last"] \
+            == list(title.iter_following_texts(heading, 100, is_foreign))
+    finally:
+        fastwalk.compiled.set_foreign_block_tags(original)
+    assert fastwalk.compiled.link_free_runs(body, 100, is_foreign) == ["Head", "kept", "furniture", "last"]
 
 
 def test_attribute_searches_leave_out_the_root_itself_as_the_xpath_does():

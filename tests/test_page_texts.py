@@ -1,5 +1,5 @@
 """Visible and link-free body text runs for the date search."""
-from newscrawl.extract.dates import _is_foreign
+from newscrawl.extract.dates.foreign import is_foreign
 from newscrawl.extract.dom import parse_html
 from newscrawl.extract.page_texts import (_BODY_TEXT_NODES, _visible_runs_in_python, body_text_nodes, body_texts,
                                           first_body, link_free_runs, texts_starting_with, visible_runs)
@@ -31,19 +31,19 @@ def test_link_free_runs_skip_links_foreign_blocks_and_their_tails():
     root = tree('<p>Intro <a href="/x">link text</a> after link</p>'
                 '<div class="comment-list"><p>a comment</p></div>comment tail'
                 "<nav><a>Home</a></nav><p>Last words</p>", ' class="no-sidebars"')
-    assert link_free_runs(root, 10_000, _is_foreign) == ["Intro", "Last words"]
+    assert link_free_runs(root, 10_000, is_foreign) == ["Intro", "Last words"]
 
 
 def test_link_free_runs_keep_comment_tails_and_drop_hidden_tails():
     root = tree("<p>One<!-- note -->after note</p><noscript><p>inside</p>gone</noscript><p>Two</p>")
-    assert link_free_runs(root, 10_000, _is_foreign) == ["One", "after note", "inside", "Two"]
+    assert link_free_runs(root, 10_000, is_foreign) == ["One", "after note", "inside", "Two"]
 
 
 def test_link_free_runs_stop_past_max_chars_after_a_childless_elements_tail():
     root = tree("<p>aaaa</p>bbbb<p>cccc</p>")
-    assert link_free_runs(root, 4, _is_foreign) == ["aaaa", "bbbb"]
+    assert link_free_runs(root, 4, is_foreign) == ["aaaa", "bbbb"]
     root = tree("<div><p>aaaa</p></div>bbbb<p>cccc</p>")
-    assert link_free_runs(root, 4, _is_foreign) == ["aaaa"]
+    assert link_free_runs(root, 4, is_foreign) == ["aaaa"]
 
 
 def test_texts_starting_with_a_prefix_after_leading_whitespace():

@@ -955,10 +955,11 @@ def link_free_runs(cetree._Element body, Py_ssize_t max_chars, is_foreign):
     """page_texts.link_free_runs from ``body``: the same events as its lxml ``iterwalk``
     (start, end, comment, pi), the same size checks, the same runs.
 
-    ``is_foreign`` is asked about the elements it could say yes to: a footer, aside or nav, or
-    one with a class or id attribute (for any other it reads no name and says no).
+    ``is_foreign`` is asked about the elements it could say yes to: a block of ``_foreign_tags``,
+    or one with a class or id attribute (for any other it reads no name and says no).
     None when the subtree holds a node other than an element, text, comment or processing
-    instruction, or a namespaced element (the Python walk then runs).
+    instruction, or a namespaced element, and before set_foreign_block_tags (the Python walk
+    then runs).
     """
     cdef tree.xmlNode* top = body._c_node
     cdef tree.xmlNode* node
@@ -969,7 +970,7 @@ def link_free_runs(cetree._Element body, Py_ssize_t max_chars, is_foreign):
     cdef object document = body._doc
     cdef bint skip
     runs = []
-    if not _plain(top, True):
+    if _foreign_tag_count < 0 or not _plain(top, True):
         return None
     found = _collapsed(top.children, True)
     if found is not None:
@@ -1043,11 +1044,36 @@ cdef Py_ssize_t _add_tail(list runs, tree.xmlNode* node, Py_ssize_t size) except
     return size + <Py_ssize_t> found[1] + 1
 
 
+# The tags of the blocks the date search's is_foreign calls foreign whatever their names
+# (dates.patterns.FOREIGN_BLOCK_TAGS), set by set_foreign_block_tags. Until they are set, the
+# walks that ask is_foreign return None (the Python walks run).
+cdef list _foreign_tag_names = []           # the bytes that _foreign_tags point into
+cdef const char** _foreign_tags = NULL
+cdef Py_ssize_t _foreign_tag_count = -1
+
+
+def set_foreign_block_tags(tags):
+    """Take the tags of the blocks the date search's is_foreign calls foreign by their tag alone."""
+    global _foreign_tag_names, _foreign_tags, _foreign_tag_count
+    cdef Py_ssize_t i
+    names = sorted(tag.encode("utf-8") for tag in tags)
+    table = <const char**> malloc(max(len(names), 1) * sizeof(const char*))
+    if table == NULL:
+        raise MemoryError()
+    for i in range(len(names)):
+        table[i] = <const char*> names[i]
+    free(_foreign_tags)
+    _foreign_tags, _foreign_tag_names, _foreign_tag_count = table, names, len(names)
+
+
 cdef bint _may_be_foreign(tree.xmlNode* node) noexcept nogil:
-    """Could dates._foreign_test's is_foreign say yes: a footer, aside or nav, or a class or id?"""
+    """Could the date search's is_foreign (dates.foreign.foreign_test) say yes: a block of
+    ``_foreign_tags``, or an element with a class or id?"""
     cdef tree.xmlAttr* attribute
-    if _named(node, "footer") or _named(node, "aside") or _named(node, "nav"):
-        return True
+    cdef Py_ssize_t i
+    for i in range(_foreign_tag_count):
+        if _named(node, _foreign_tags[i]):
+            return True
     attribute = node.properties
     while attribute != NULL:
         if attribute.ns == NULL and (strcmp(<const char*> attribute.name, "class") == 0
@@ -1573,7 +1599,7 @@ cdef class _Runs:
 
     cdef bint hidden(self, tree.xmlNode* node) except -1:
         """An invisible element, or one ``skip`` drops (asked only about visible elements that
-        ``_may_be_foreign`` lets through: ``skip`` is dates' is_foreign)."""
+        ``_may_be_foreign`` lets through: ``skip`` is the date search's is_foreign)."""
         if self.tags.of(node) in self.invisible:
             return True
         return self.skip is not None and _may_be_foreign(node) and \
@@ -1644,12 +1670,15 @@ def following_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisibl
     """title.iter_following_texts' runs, all of them up to ``max_chars`` (as a list): the
     element's tail, the runs of its following siblings (``_block_texts``), then the same from
     its parent, and up. ``skip`` is called in the same order as there, except on the elements
-    it must say no to (``_may_be_foreign``: not a footer, aside or nav, no class or id). None
-    when a walked block holds an entity reference (the Python walk then runs).
+    it must say no to (``_may_be_foreign``: not a block of ``_foreign_tags``, no class or id). None
+    when a walked block holds an entity reference, or with a ``skip`` before
+    set_foreign_block_tags (the Python walk then runs).
     """
     cdef _Runs runs = _start_runs(element, max_chars, skip, invisible_tags)
     cdef tree.xmlNode* node = element._c_node
     cdef tree.xmlNode* sibling
+    if skip is not None and _foreign_tag_count < 0:
+        return None
     while node != NULL and runs.size < max_chars:
         if runs.add(node.next):
             return runs.runs
@@ -1669,7 +1698,8 @@ def preceding_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisibl
     preceding sibling walked in reverse document order (its tail, its children backwards, then
     its text; invisible and skipped elements give their tail only), then the parent's own text,
     and up. ``skip`` is asked in the same order (not on the elements ``_may_be_foreign`` rules
-    out). None at an entity reference or a namespaced element (the Python walk then runs).
+    out). None at an entity reference or a namespaced element, or with a ``skip`` before
+    set_foreign_block_tags (the Python walk then runs).
     """
     cdef _Runs runs = _start_runs(element, max_chars, skip, invisible_tags)
     cdef _Pending pending = _Pending()
@@ -1677,6 +1707,8 @@ def preceding_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisibl
     cdef tree.xmlNode* sibling
     cdef tree.xmlNode* item
     cdef tree.xmlNode* child
+    if skip is not None and _foreign_tag_count < 0:
+        return None
     while node != NULL and runs.size < max_chars:
         sibling = node.prev
         while sibling != NULL:

@@ -34,7 +34,7 @@ _FUNCTIONS = ("set_punctuation", "density_counts", "cleaning_attributes", "holds
               "render_text", "visible_runs", "link_free_runs", "count_nodes", "select_attributes",
               "render_plan", "empty_blocks", "attribute_values", "body_texts_starting", "link_counts",
               "tagged_elements", "attribute_rows", "collapsed_texts", "following_runs", "preceding_runs",
-              "subtree_counts")
+              "subtree_counts", "set_foreign_block_tags")
 _PURE_PYTHON = "using the pure-Python walks (same results, slower)"
 
 

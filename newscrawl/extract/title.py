@@ -239,9 +239,9 @@ def following_texts(element: lxml.html.HtmlElement, max_chars: int, skip=None) -
     """Visible text runs after ``element`` (not inside it), in document order, ~max_chars.
 
     Walks siblings, then the parents' siblings, so only the window is visited.
-    ``skip(element)`` drops whole blocks (comments, link lists): dates' is_foreign, which says
-    no to an element that is not a footer, aside or nav and has no class or id; the C walk
-    does not ask it about those. Walked in C when the compiled walks are built
+    ``skip(element)`` drops whole blocks (comments, link lists): the date search's is_foreign,
+    which says no to an element outside ``dates.patterns.FOREIGN_BLOCK_TAGS`` with no class or
+    id; the C walk does not ask it about those. Walked in C when the compiled walks are built
     (``iter_following_texts`` is the reference).
     """
     if compiled is not None:

@@ -1,13 +1,16 @@
 """Vocabularies of the publish-date search: meta keys, labels, month names, regexes.
 
-Compiled once at import; ``dates.py`` only uses them. Lists are ordered from
-specific to generic: the first source that yields a valid date wins.
+Every one has a name and is compiled once at import; the other modules of ``dates`` only
+use them. Lists are ordered from specific to generic: the first source that yields a
+valid date wins. The ways of writing a date in text are the entries of
+``TEXT_DATE_FORMATS``, tried in their order; a month name is read from ``MONTH_NAMES``.
 """
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-from .named_attributes import AttributeTest
+from ..named_attributes import AttributeTest
 
 # JSON-LD keys holding the publish date, best first.
 JSONLD_PUBLISHED_KEYS = ("datePublished", "dateCreated", "uploadDate", "pubDate")
@@ -97,6 +100,10 @@ DATE_CLASS_RE = re.compile(
     r"date|time(?!line)|pub|byline|dateline|(?:art|article|post|news|entry|info|detail)[-_]?(?:info|meta|source|attr)"
     r"|^info$|^meta$|^source$"
 )
+# Tags of blocks whose dates are not the page's, whatever their names (page furniture). The
+# compiled text walks ask the date search about these and about elements with a class or id
+# only (``_fastwalk.set_foreign_block_tags`` takes this set).
+FOREIGN_BLOCK_TAGS = frozenset({"footer", "aside", "nav"})
 # Class/id tokens of blocks whose dates are not the page's (comments, related lists),
 # searched in the lowercased "class id" of an element.
 _NOT_ARTICLE_NAMES = (
@@ -164,131 +171,161 @@ PUBLISH_LABEL_RE = re.compile(r"(?:" + _PUBLISH_LABEL_WORDS + r")[^\n\d]{0,8}\Z"
 # labelled date.
 PUBLISH_LABEL_WORD_LOWER_RE = re.compile(_PUBLISH_LABEL_WORDS)
 
-# Month names of many languages -> month number (lowercase, accents kept).
+# Month names of many languages -> month number (lowercase, accents kept). A language is
+# one add_month_names line below; a later line's name wins over an earlier one's.
 MONTH_NAMES: dict[str, int] = {}
 
 
-def _add_months(*names_by_month: str) -> None:
+def add_month_names(*names_by_month: str) -> None:
+    """Add a language's month names to ``MONTH_NAMES``: twelve strings, January first, each
+    the names of that month separated by spaces ("_" joins the words of a two-word name;
+    "" for a month left out)."""
     for month, names in enumerate(names_by_month, start=1):
         for name in names.split():
-            MONTH_NAMES[name] = month
+            MONTH_NAMES[name.replace("_", " ")] = month
 
 
 # English
-_add_months("january jan", "february feb", "march mar", "april apr", "may", "june jun",
-            "july jul", "august aug", "september sep sept", "october oct", "november nov",
-            "december dec")
+add_month_names("january jan", "february feb", "march mar", "april apr", "may", "june jun",
+                "july jul", "august aug", "september sep sept", "october oct", "november nov",
+                "december dec")
 # Spanish
-_add_months("enero ene", "febrero", "marzo", "abril abr", "mayo", "junio", "julio",
-            "agosto ago", "septiembre setiembre", "octubre", "noviembre", "diciembre dic")
+add_month_names("enero ene", "febrero", "marzo", "abril abr", "mayo", "junio", "julio",
+                "agosto ago", "septiembre setiembre", "octubre", "noviembre", "diciembre dic")
 # Portuguese
-_add_months("janeiro", "fevereiro fev", "março marco", "abril", "maio mai", "junho",
-            "julho", "agosto", "setembro set", "outubro out", "novembro", "dezembro dez")
+add_month_names("janeiro", "fevereiro fev", "março marco", "abril", "maio mai", "junho",
+                "julho", "agosto", "setembro set", "outubro out", "novembro", "dezembro dez")
 # French
-_add_months("janvier janv", "février fevrier févr fevr", "mars", "avril avr", "mai", "juin",
-            "juillet juil", "août aout", "septembre", "octobre", "novembre", "décembre decembre déc")
+add_month_names("janvier janv", "février fevrier févr fevr", "mars", "avril avr", "mai", "juin",
+                "juillet juil", "août aout", "septembre", "octobre", "novembre", "décembre decembre déc")
 # German
-_add_months("januar jänner", "februar", "märz maerz", "april", "mai", "juni", "juli", "august",
-            "september", "oktober okt", "november", "dezember dez")
+add_month_names("januar jänner", "februar", "märz maerz", "april", "mai", "juni", "juli", "august",
+                "september", "oktober okt", "november", "dezember dez")
 # Italian
-_add_months("gennaio gen", "febbraio", "marzo", "aprile", "maggio mag", "giugno giu", "luglio lug",
-            "agosto", "settembre", "ottobre ott", "novembre", "dicembre")
+add_month_names("gennaio gen", "febbraio", "marzo", "aprile", "maggio mag", "giugno giu", "luglio lug",
+                "agosto", "settembre", "ottobre ott", "novembre", "dicembre")
 # Dutch
-_add_months("januari", "februari", "maart mrt", "april", "mei", "juni", "juli", "augustus",
-            "september", "oktober", "november", "december")
+add_month_names("januari", "februari", "maart mrt", "april", "mei", "juni", "juli", "augustus",
+                "september", "oktober", "november", "december")
 # Russian (nominative and genitive)
-_add_months("январь января янв", "февраль февраля фев", "март марта мар", "апрель апреля апр",
-            "май мая", "июнь июня июн", "июль июля июл", "август августа авг",
-            "сентябрь сентября сен сент", "октябрь октября окт", "ноябрь ноября ноя",
-            "декабрь декабря дек")
+add_month_names("январь января янв", "февраль февраля фев", "март марта мар", "апрель апреля апр",
+                "май мая", "июнь июня июн", "июль июля июл", "август августа авг",
+                "сентябрь сентября сен сент", "октябрь октября окт", "ноябрь ноября ноя",
+                "декабрь декабря дек")
 # Ukrainian (nominative and genitive)
-_add_months("січень січня", "лютий лютого", "березень березня", "квітень квітня", "травень травня",
-            "червень червня", "липень липня", "серпень серпня", "вересень вересня",
-            "жовтень жовтня", "листопад листопада", "грудень грудня")
+add_month_names("січень січня", "лютий лютого", "березень березня", "квітень квітня", "травень травня",
+                "червень червня", "липень липня", "серпень серпня", "вересень вересня",
+                "жовтень жовтня", "листопад листопада", "грудень грудня")
 # Turkish
-_add_months("ocak", "şubat subat", "mart", "nisan", "mayıs mayis", "haziran", "temmuz",
-            "ağustos agustos", "eylül eylul", "ekim", "kasım kasim", "aralık aralik")
+add_month_names("ocak", "şubat subat", "mart", "nisan", "mayıs mayis", "haziran", "temmuz",
+                "ağustos agustos", "eylül eylul", "ekim", "kasım kasim", "aralık aralik")
 # Indonesian / Malay
-_add_months("januari", "februari", "maret", "april", "mei", "juni", "juli", "agustus",
-            "september", "oktober", "november", "desember")
+add_month_names("januari", "februari", "maret", "april", "mei", "juni", "juli", "agustus",
+                "september", "oktober", "november", "desember")
 # Arabic (Gregorian names of the Levant and of Egypt/Maghreb)
-_add_months("يناير كانون_الثاني", "فبراير شباط", "مارس آذار", "أبريل ابريل إبريل نيسان",
-            "مايو أيار", "يونيو يونيه حزيران", "يوليو يوليه تموز", "أغسطس اغسطس آب",
-            "سبتمبر أيلول", "أكتوبر اكتوبر تشرين_الأول", "نوفمبر تشرين_الثاني",
-            "ديسمبر كانون_الأول")
+add_month_names("يناير كانون_الثاني", "فبراير شباط", "مارس آذار", "أبريل ابريل إبريل نيسان",
+                "مايو أيار", "يونيو يونيه حزيران", "يوليو يوليه تموز", "أغسطس اغسطس آب",
+                "سبتمبر أيلول", "أكتوبر اكتوبر تشرين_الأول", "نوفمبر تشرين_الثاني",
+                "ديسمبر كانون_الأول")
 # Romanian
-_add_months("ianuarie ian", "februarie", "martie", "aprilie", "mai", "iunie", "iulie", "august",
-            "septembrie", "octombrie", "noiembrie", "decembrie")
+add_month_names("ianuarie ian", "februarie", "martie", "aprilie", "mai", "iunie", "iulie", "august",
+                "septembrie", "octombrie", "noiembrie", "decembrie")
 # Polish (nominative and genitive)
-_add_months("styczeń stycznia sty", "luty lutego lut", "marzec marca", "kwiecień kwietnia kwi",
-            "maj maja", "czerwiec czerwca cze", "lipiec lipca lip", "sierpień sierpnia sie",
-            "wrzesień września wrz", "październik października paź", "listopad listopada lis",
-            "grudzień grudnia gru")
+add_month_names("styczeń stycznia sty", "luty lutego lut", "marzec marca", "kwiecień kwietnia kwi",
+                "maj maja", "czerwiec czerwca cze", "lipiec lipca lip", "sierpień sierpnia sie",
+                "wrzesień września wrz", "październik października paź", "listopad listopada lis",
+                "grudzień grudnia gru")
 # Czech (genitive)
-_add_months("ledna leden", "února únor", "března březen", "dubna duben", "května květen",
-            "června červen", "července červenec", "srpna srpen", "září", "října říjen",
-            "listopadu", "prosince prosinec")
+add_month_names("ledna leden", "února únor", "března březen", "dubna duben", "května květen",
+                "června červen", "července červenec", "srpna srpen", "září", "října říjen",
+                "listopadu", "prosince prosinec")
 # Croatian (genitive; "listopad" is October here but November in Polish/Czech: left out)
-_add_months("siječnja", "veljače", "ožujka", "travnja", "svibnja", "lipnja", "srpnja",
-            "kolovoza", "rujna", "", "studenoga studenog", "prosinca")
+add_month_names("siječnja", "veljače", "ožujka", "travnja", "svibnja", "lipnja", "srpnja",
+                "kolovoza", "rujna", "", "studenoga studenog", "prosinca")
 # Bosnian / Serbian (Latin)
-_add_months("januar", "februar", "mart", "april", "maj", "jun juni", "jul juli", "avgust august",
-            "septembar", "oktobar", "novembar", "decembar")
+add_month_names("januar", "februar", "mart", "april", "maj", "jun juni", "jul juli", "avgust august",
+                "septembar", "oktobar", "novembar", "decembar")
 # Hungarian (written year first: "2020. március 4.")
-_add_months("január", "február", "március", "április", "május", "június", "július", "augusztus",
-            "szeptember", "október", "november", "december")
+add_month_names("január", "február", "március", "április", "május", "június", "július", "augusztus",
+                "szeptember", "október", "november", "december")
 # Swedish, Danish, Norwegian
-_add_months("januari januar", "februari februar", "mars marts", "april", "maj mai", "juni",
-            "juli", "augusti august", "september", "oktober", "november", "december")
+add_month_names("januari januar", "februari februar", "mars marts", "april", "maj mai", "juni",
+                "juli", "augusti august", "september", "oktober", "november", "december")
 # Catalan
-_add_months("gener", "febrer", "març", "abril", "maig", "juny", "juliol", "agost", "setembre",
-            "octubre", "novembre", "desembre")
+add_month_names("gener", "febrer", "març", "abril", "maig", "juny", "juliol", "agost", "setembre",
+                "octubre", "novembre", "desembre")
 # Greek (genitive, as in dates)
-_add_months("ιανουαρίου", "φεβρουαρίου", "μαρτίου", "απριλίου", "μαΐου μαιου", "ιουνίου",
-            "ιουλίου", "αυγούστου", "σεπτεμβρίου", "οκτωβρίου", "νοεμβρίου", "δεκεμβρίου")
+add_month_names("ιανουαρίου", "φεβρουαρίου", "μαρτίου", "απριλίου", "μαΐου μαιου", "ιουνίου",
+                "ιουλίου", "αυγούστου", "σεπτεμβρίου", "οκτωβρίου", "νοεμβρίου", "δεκεμβρίου")
 # Hebrew (also with the prefix ב "in": "17 באוגוסט 2020")
-_add_months("ינואר בינואר", "פברואר בפברואר", "מרץ במרץ", "אפריל באפריל", "מאי במאי",
-            "יוני ביוני", "יולי ביולי", "אוגוסט באוגוסט", "ספטמבר בספטמבר", "אוקטובר באוקטובר",
-            "נובמבר בנובמבר", "דצמבר בדצמבר")
-MONTH_NAMES = {name.replace("_", " "): month for name, month in MONTH_NAMES.items()}
+add_month_names("ינואר בינואר", "פברואר בפברואר", "מרץ במרץ", "אפריל באפריל", "מאי במאי",
+                "יוני ביוני", "יולי ביולי", "אוגוסט באוגוסט", "ספטמבר בספטמבר", "אוקטובר באוקטובר",
+                "נובמבר בנובמבר", "דצמבר בדצמבר")
 
 # A month name is matched as any word of letters and checked against MONTH_NAMES after the
 # match: a 360-way alternation made every text search ~10x slower.
-_MONTH_ALT = r"[^\W\d_]{3,12}"
+MONTH_NAME = r"[^\W\d_]{3,12}"
 # Optional clock time after a date: "10:40", "10:40:22", "10时40分", "10h40", with AM/PM and zone.
-_TIME = (
+CLOCK_TIME = (
     r"(?:\s*(?:T|,|at|à|às|a\s+las|um|в|،|\||-|—)?\s*"
     r"(?P<hour>[01]?\d|2[0-3])\s*(?:[:：時时hH]\s*)(?P<minute>[0-5]\d)(?:\s*[:：分]\s*(?P<second>[0-5]?\d))?"
     r"(?:[.,]\d+)?(?:\s*(?P<ampm>[AaPp]\.?[Mm]\.?))?"
     r"(?:\s*(?P<zone>Z|[+-](?:0\d|1[0-4]):?[0-5]\d|UTC|GMT)(?![\w]))?)?"
 )
 
-# Date patterns in text, most specific first. Each names its groups year/month/day
-# (or monthname) so one reader handles them all.
-TEXT_DATE_PATTERNS = (
+class TextDateFormat(NamedTuple):
+    """One way of writing a date in text.
+
+    ``regex`` names its groups as ``parse.build_date`` reads them: ``year`` (four digits) or
+    ``year2`` (two, read as 20xx); ``month`` (a number), ``monthname`` (a key of
+    ``MONTH_NAMES``, matched as ``MONTH_NAME``) or ``num1``/``num2`` with ``sep`` (day and
+    month in an order the page language decides); ``day``; and the optional clock time of
+    ``CLOCK_TIME`` (``hour``, ``minute``, ``second``, ``ampm``, ``zone``). Its year is written
+    as ``HAS_YEAR_RE`` finds years (texts are searched only around those), and the whole
+    date lies within ``parse``'s reach of it (120 chars before, 160 after).
+    """
+    regex: re.Pattern[str]
+    # Characters one of which the text must hold for the regex to be tried ("" for any
+    # text): a cheap skip for the CJK forms, which need "年" or "년".
+    needs_one_of: str = ""
+
+
+# The ways of writing a date in text, most specific first: a date found by an earlier one
+# is not read again by a later one (the overlapping match is dropped). Adding an entry is
+# all a new way needs.
+TEXT_DATE_FORMATS: dict[str, TextDateFormat] = {
     # ISO 8601 and "2018-09-02 10:40:22", "2018/9/2", "2018.09.02"
-    re.compile(r"(?<![\d.])(?P<year>(?:19|20)\d{2})\s*(?P<sep>[-/.])\s*(?P<month>1[0-2]|0?[1-9])"
-               r"\s*(?P=sep)\s*(?P<day>3[01]|[12]\d|0?[1-9])(?![\d])" + _TIME),
+    "year_month_day": TextDateFormat(re.compile(
+        r"(?<![\d.])(?P<year>(?:19|20)\d{2})\s*(?P<sep>[-/.])\s*(?P<month>1[0-2]|0?[1-9])"
+        r"\s*(?P=sep)\s*(?P<day>3[01]|[12]\d|0?[1-9])(?![\d])" + CLOCK_TIME)),
     # Chinese / Japanese / Korean: "2018年09月02日 10:40", "2018年9月2日", "2018년 9월 2일"
-    re.compile(r"(?P<year>(?:19|20)\d{2})\s*[年년]\s*(?P<month>1[0-2]|0?[1-9])\s*[月월]\s*"
-               r"(?P<day>3[01]|[12]\d|0?[1-9])\s*[日号號일]?(?:\s*[（(]?[^\d\s)）]{1,4}[)）]?)?" + _TIME),
+    "cjk_year_month_day": TextDateFormat(re.compile(
+        r"(?P<year>(?:19|20)\d{2})\s*[年년]\s*(?P<month>1[0-2]|0?[1-9])\s*[月월]\s*"
+        r"(?P<day>3[01]|[12]\d|0?[1-9])\s*[日号號일]?(?:\s*[（(]?[^\d\s)）]{1,4}[)）]?)?" + CLOCK_TIME),
+        needs_one_of="年년"),
     # Day first, month name: "2 September 2018", "2 de setembro de 2018", "2 сентября 2018 г."
-    re.compile(r"(?<![\w])(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th|er|º|\.)?\s*(?:de\s+|of\s+)?"
-               r"(?P<monthname>" + _MONTH_ALT + r")\.?(?:\s*/\s*(?:" + _MONTH_ALT + r"))?,?\s*(?:de\s+|del\s+)?"
-               r"(?P<year>(?:19|20)\d{2})(?!\d)(?:\s*(?:г\.|года|г|م))?" + _TIME, re.I),
+    "day_monthname_year": TextDateFormat(re.compile(
+        r"(?<![\w])(?P<day>3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th|er|º|\.)?\s*(?:de\s+|of\s+)?"
+        r"(?P<monthname>" + MONTH_NAME + r")\.?(?:\s*/\s*(?:" + MONTH_NAME + r"))?,?\s*(?:de\s+|del\s+)?"
+        r"(?P<year>(?:19|20)\d{2})(?!\d)(?:\s*(?:г\.|года|г|م))?" + CLOCK_TIME, re.I)),
     # Month name first: "Sep 2, 2018", "September 2nd 2018"
-    re.compile(r"(?<![\w])(?P<monthname>" + _MONTH_ALT + r")\.?\s+(?P<day>3[01]|[12]\d|0?[1-9])"
-               r"(?:st|nd|rd|th)?,?\s+(?P<year>(?:19|20)\d{2})(?!\d)" + _TIME, re.I),
+    "monthname_day_year": TextDateFormat(re.compile(
+        r"(?<![\w])(?P<monthname>" + MONTH_NAME + r")\.?\s+(?P<day>3[01]|[12]\d|0?[1-9])"
+        r"(?:st|nd|rd|th)?,?\s+(?P<year>(?:19|20)\d{2})(?!\d)" + CLOCK_TIME, re.I)),
     # Year first, month name: "2020. március 4.", "2018 Sep 02"
-    re.compile(r"(?<![\w.])(?P<year>(?:19|20)\d{2})\.?\s+(?P<monthname>" + _MONTH_ALT + r")\.?\s+"
-               r"(?P<day>3[01]|[12]\d|0?[1-9])(?![\d])\.?" + _TIME, re.I),
+    "year_monthname_day": TextDateFormat(re.compile(
+        r"(?<![\w.])(?P<year>(?:19|20)\d{2})\.?\s+(?P<monthname>" + MONTH_NAME + r")\.?\s+"
+        r"(?P<day>3[01]|[12]\d|0?[1-9])(?![\d])\.?" + CLOCK_TIME, re.I)),
     # Day first, numeric: "02.09.2018", "2/9/2018" (order resolved with the page language)
-    re.compile(r"(?<![\d.])(?P<num1>3[01]|[12]\d|0?[1-9])\s*(?P<sep>[./-])\s*(?P<num2>3[01]|[12]\d|0?[1-9])"
-               r"\s*(?P=sep)\s*(?P<year>(?:19|20)\d{2})(?!\d)" + _TIME),
+    "numeric_day_month_year": TextDateFormat(re.compile(
+        r"(?<![\d.])(?P<num1>3[01]|[12]\d|0?[1-9])\s*(?P<sep>[./-])\s*(?P<num2>3[01]|[12]\d|0?[1-9])"
+        r"\s*(?P=sep)\s*(?P<year>(?:19|20)\d{2})(?!\d)" + CLOCK_TIME)),
     # Two-digit year, CJK year-first only: "18年3月8日" (unambiguous; maps to 20xx)
-    re.compile(r"(?<!\d)(?P<year2>\d{2})\s*年\s*(?P<month>1[0-2]|0?[1-9])\s*月\s*"
-               r"(?P<day>3[01]|[12]\d|0?[1-9])\s*[日号]" + _TIME),
-)
+    "cjk_two_digit_year": TextDateFormat(re.compile(
+        r"(?<!\d)(?P<year2>\d{2})\s*年\s*(?P<month>1[0-2]|0?[1-9])\s*月\s*"
+        r"(?P<day>3[01]|[12]\d|0?[1-9])\s*[日号]" + CLOCK_TIME),
+        needs_one_of="年"),
+}
 
 # Day first with a two-digit year, then a clock time: "Do 25.04.24 | 14:07 Uhr" (German and
 # Nordic bylines). Without the time "25.04.24" is too often a version or a score, so the time is
@@ -299,9 +336,6 @@ SHORT_YEAR_DATE_RE = re.compile(
     r"(?<![\d.])(?P<num1>3[01]|[12]\d|0?[1-9])(?P<sep>\.)(?P<num2>1[0-2]|0?[1-9])\.(?P<year2>\d{2})(?![\d.])"
     r"\s*(?:,|\||um|-|—)?\s*(?P<hour>[01]?\d|2[0-3]):(?P<minute>[0-5]\d)(?!\d)"
 )
-
-# The patterns above that need "年" or "년" after the year: texts without them skip these.
-CJK_YEAR_DATE_PATTERNS = (TEXT_DATE_PATTERNS[1], TEXT_DATE_PATTERNS[6])
 
 # Machine-readable dates (meta, JSON-LD, datetime attributes) accept the ISO pattern,
 # compact "20180902", the CJK form and RFC 2822 ("Sun, 02 Sep 2018 10:40:00 +0800").
@@ -319,15 +353,15 @@ EPOCH_ZONE_OTHER_LANG = "+00:00"
 EPOCH_ZONE_NO_LANG = "+08:00"
 
 # Dates in URLs: /2018/09/02/, /2018-09-02/, /20180902/, /2018/0902/, _20180902, /18/0902/ is skipped.
-URL_DATE_PATTERNS = (
-    re.compile(r"(?<!\d)(?P<year>(?:19|20)\d{2})[/_-](?P<month>1[0-2]|0?[1-9])[/_-](?P<day>3[01]|[12]\d|0?[1-9])(?!\d)"),
-    re.compile(r"(?<!\d)(?P<year>(?:19|20)\d{2})[/_-]?(?P<month>1[0-2]|0[1-9])[/_-]?(?P<day>3[01]|[12]\d|0[1-9])(?!\d)"),
-)
+URL_DATE_PATTERNS = {
+    "separated": re.compile(r"(?<!\d)(?P<year>(?:19|20)\d{2})[/_-](?P<month>1[0-2]|0?[1-9])[/_-](?P<day>3[01]|[12]\d|0?[1-9])(?!\d)"),
+    "compact": re.compile(r"(?<!\d)(?P<year>(?:19|20)\d{2})[/_-]?(?P<month>1[0-2]|0[1-9])[/_-]?(?P<day>3[01]|[12]\d|0[1-9])(?!\d)"),
+}
 # A URL date with only year and month ("/2018/09/"): not a day, never used.
 
 # Times a page writes with a zone offset (script data, meta values, <time datetime>): ISO 8601
 # "2020-05-01T23:00:00-04:00" and RFC 2822 "Fri, 01 May 2020 23:00:00 -0400". Their offset
-# is the site's clock when a machine date is given in UTC only (``dates._in_page_zone``).
+# is the site's clock when a machine date is given in UTC only (``zones.in_page_zone``).
 ZONED_TIME_RE = re.compile(
     r"(?<![\d-])(?:19|20)\d{2}-[01]\d-[0-3]\dT[0-2]\d:[0-5]\d(?::[0-5]\d)?(?:\.\d+)?[+-](?:0\d|1[0-4]):?[0-5]\d(?!\d)"
     r"|\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), [0-3]?\d [A-Z][a-z]{2} (?:19|20)\d{2} [0-2]\d:[0-5]\d(?::[0-5]\d)? "
