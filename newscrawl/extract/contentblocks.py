@@ -45,7 +45,7 @@ class _Counts:
         self.punct, self.longest = [0] * size, [0] * size
         self.parents = [-1] * size   # index of each element's parent (-1: the root)
         # One loop with the lists in locals, no method call per element: the date search
-        # counts every block named like a list this way (dates._foreign_test). The form-field
+        # counts every block named like a list this way (dates.foreign.foreign_test). The form-field
         # and <h1> counts of find_noise_blocks have a pass of their own (fields_and_h1), and
         # max() is written as comparisons: the block counts 0.10 -> 0.065 ms a page of steps6's 350
         # pages of ../shared/eval (old and new interleaved on the same blocks, 3 runs, 2026-11-22).
