@@ -38,6 +38,14 @@ import html
 import re
 from collections import Counter
 
+# Elements whose text is not markup, up to their own end tag (libxml2: raw text and escapable raw text).
+RAW_TEXT_KEPT = ("title", "textarea", "xmp", "noembed", "noframes")
+RAW_TEXT_CUT = ("style", "iframe")  # raw text, and noise when asked for
+COMMENT = "comment"  # the name counts and CutPage.unclosed give comments
+TAG = "tag"  # the name CutPage.unclosed gives a tag the page ends in (of an element not named here)
+_RAW_TEXT = frozenset(("script", *RAW_TEXT_CUT, *RAW_TEXT_KEPT))
+_NAMED_UNCLOSED = frozenset(("script", "noscript", *RAW_TEXT_CUT, *RAW_TEXT_KEPT))
+
 _WS = "\t\n\f\r "  # HTML's whitespace (not str.isspace's: a no-break space is part of a name)
 _FLAGS = re.I | re.A  # ASCII letters only, as the tokenizer (no Kelvin sign for a "k")
 _DELIM = f"(?:[{_WS}/>]|\\Z)"  # what may follow a tag name
@@ -46,7 +54,6 @@ _ATTRIBUTE = (f"(?:[{_WS}]|/(?!>))++"
               f"|[^{_WS}/>][^{_WS}/>=]*+"
               f"(?>[{_WS}]*+=[{_WS}]*+(?:\"[^\"]*+(?:\"|\\Z)|'[^']*+(?:'|\\Z)|[^{_WS}>\"'][^{_WS}>]*+)?)?")
 _TAG_REST = f"(?:{_ATTRIBUTE})*+(?P<close>/?>|\\Z)"
-_TAG_REST_UNNAMED = f"(?:{_ATTRIBUTE})*+(?:/?>|\\Z)"
 _NAME = f"[a-z][^{_WS}/>]*+"
 _START_TAG_RE = re.compile(f"<(?P<name>{_NAME}){_TAG_REST}", _FLAGS)
 _END_TAG_RE = re.compile(f"</{_NAME}{_TAG_REST}", _FLAGS)
@@ -61,8 +68,8 @@ _COMMENT_END_RE = re.compile("--!?>")
 # token by token (_START_TAG_RE, _END_TAG_RE), which follows every rule.
 _PLAIN_ATTRIBUTES = (f"(?:[^>\"'=]++|(?<![{_WS}/\"'])=[{_WS}]*+"
                      f"(?:\"[^\"]*+\"|'[^']*+'|[^{_WS}>\"'][^{_WS}>]*+)?)*+")
-_SPECIAL = "|".join(("script", "noscript", "style", "iframe", "title", "textarea", "xmp", "noembed", "noframes",
-                     "plaintext"))
+# Start tags that end a run of ordinary tags: elements cut, elements whose text is not markup.
+_SPECIAL = "|".join(("script", "noscript", *RAW_TEXT_CUT, *RAW_TEXT_KEPT, "plaintext"))
 
 
 def _token_pattern() -> re.Pattern:
@@ -93,13 +100,7 @@ def _token_pattern() -> re.Pattern:
 def _ends_name(tag: str, at: int) -> bool:
     return at >= len(tag) or tag[at] in _WS + "/>"
 
-# Elements whose text is not markup, up to their own end tag (libxml2: raw text and escapable raw text).
-RAW_TEXT_KEPT = ("title", "textarea", "xmp", "noembed", "noframes")
-RAW_TEXT_CUT = ("style", "iframe")  # raw text, and noise when asked for
-COMMENT = "comment"  # the name counts and CutPage.unclosed give comments
-TAG = "tag"  # the name CutPage.unclosed gives a tag the page ends in (of an element not named here)
-_RAW_TEXT = frozenset(("script", *RAW_TEXT_CUT, *RAW_TEXT_KEPT))
-_NAMED_UNCLOSED = frozenset(("script", "noscript", *RAW_TEXT_CUT, *RAW_TEXT_KEPT))
+
 UTF8_CONTENT_TYPE = "text/html; charset=utf-8"
 
 # What a token does to the output.
