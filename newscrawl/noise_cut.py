@@ -72,17 +72,17 @@ _PLAIN_ATTRIBUTES = (f"(?:[^>\"'=]++|(?<![{_WS}/\"'])=[{_WS}]*+"
 _SPECIAL = "|".join(("script", "noscript", *RAW_TEXT_CUT, *RAW_TEXT_KEPT, "plaintext"))
 
 
-def _token_pattern() -> re.Pattern:
+def _token_pattern(in_noscript: bool) -> re.Pattern:
     """What NoiseCutter.cut reads in one step: a run of text and ordinary tags, a comment, or a
-    script, style or iframe element (not one whose start tag "/>" closes: see _token)."""
+    script, style or iframe element (not one whose start tag "/>" closes: see _token). Inside a
+    noscript being cut, a run stops before </noscript too."""
     tag_rest, start_tag_rest = f"{_PLAIN_ATTRIBUTES}>", f"{_PLAIN_ATTRIBUTES}(?<!/)>"
     ordinary_tag = f"{_NAME}{tag_rest}"
-    # A run stops before a comment, a special element's start tag, </noscript, and a <meta> that may
-    # declare a charset.
+    # A run stops before a comment, a special element's start tag, and a <meta> that may declare a charset.
     run = ("(?:[^<]++"
            "|<(?![a-z!?/])"  # a "<" that starts no tag is text
            "|</>"  # ignored by the parser
-           f"|</(?!noscript{_DELIM}){ordinary_tag}"
+           f"|</{f'(?!noscript{_DELIM})' if in_noscript else ''}{ordinary_tag}"
            "|<!doctype[^>]*+>"
            f"|<(?!(?:{_SPECIAL}){_DELIM}|meta{_DELIM}[^>]*?(?:charset|http-equiv)){ordinary_tag}"
            ")++")
@@ -92,7 +92,10 @@ def _token_pattern() -> re.Pattern:
         return f"<{name}(?=[{_WS}/>])(?P<{name}_attributes>{start_tag_rest[:-1]}){start_tag_rest[-1]}" \
                f"{content}</{name}(?=[{_WS}/>]){tag_rest}"
 
-    script = element("script", f"(?:[^<]++|<(?!/script[{_WS}/>]|!--))*+")
+    # Script data, and its escaped stretches "<!-- ... -->" that hold no "<script" or "</script" (one
+    # that does is read by NoiseCutter._script_end); "<!-->" ends at once, its dashes shared.
+    escaped = f"<!(?=--)(?:[^<-]++|-(?!->)|<(?!/?script[{_WS}/>]))*+-->"
+    script = element("script", f"(?:[^<]++|<(?!/script[{_WS}/>]|!--)|{escaped})*+")
     raw_text = "".join(f"|(?P<{name}>{element(name, f'(?:[^<]++|<(?!/{name}[{_WS}/>]))*+')})" for name in RAW_TEXT_CUT)
     return re.compile(f"(?P<run>{run})|(?P<{COMMENT}>{comment})|(?P<script>{script}){raw_text}", _FLAGS)
 
@@ -141,7 +144,8 @@ class NoiseCutter:
                              f"{', '.join(RAW_TEXT_CUT)}")
         self.cut_tags = frozenset(cut_tags)
         self.kept_script_types = kept_script_types
-        self._plain = _token_pattern()
+        self._plain = _token_pattern(in_noscript=False)
+        self._plain_in_noscript = _token_pattern(in_noscript="noscript" in self.cut_tags)
         self._end_tag_starts = {name: re.compile(f"</{name}(?=[{_WS}/>])", _FLAGS)
                                 for name in (*RAW_TEXT_CUT, *RAW_TEXT_KEPT)}
         self._script_data = re.compile(f"</script(?=[{_WS}/>])|<!--", _FLAGS)
@@ -152,9 +156,9 @@ class NoiseCutter:
         removed: Counter = Counter()
         open_noscripts = noscript_start = 0  # noscript elements being cut, and where the outermost began
         position, length = 0, len(text)
-        plain = self._plain.match
+        plain, plain_in_noscript = self._plain.match, self._plain_in_noscript.match
         while position < length:
-            found = plain(text, position)
+            found = (plain_in_noscript if open_noscripts else plain)(text, position)
             if found is not None:
                 kind = found.lastgroup
                 if kind != "run" and (kind == COMMENT or kind in self.cut_tags) and not (

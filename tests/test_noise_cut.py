@@ -34,6 +34,8 @@ PAGES = {
     "escaped script data": '<p>a<script>x<!-- <script> </script> -->y</script>z</p>',
     "escaped, then ended": '<p>a<script>x<!--<script>--></script>y</script>b',
     "escape closed at once": '<p>a<script>x<!--></script>y</script>b',
+    "escaped stretches without script tags": '<p>a<script>x<!-- y -- z --->w<!--->v</script>u</p>',
+    "escaped, a </script> in it ends the script": '<p>a<script>x<!-- y </script>z --></p>',
     "comments of every ending": '<p>a<!-->b<!--->c<!-- d --!>e<!-- f -- >g-->h</p>',
     "script start inside a quoted value": '<p>a<div title="<script>">b</div>c</p>',
     "quote and unquoted values holding <script>": '<p>a<div title=\'x"<script>\' data-x=<script>>b</div>c</p>',
