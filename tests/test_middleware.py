@@ -94,3 +94,51 @@ def test_offsite_is_judged_per_site(tmp_path):
         with pytest.raises(IgnoreRequest):
             middleware.process_request(Request(url, meta={"newscrawl_site": site}))
     assert crawler.stats.get_value("offsite/filtered") == 3
+
+
+def test_an_unclosed_script_is_counted_and_the_rest_of_the_page_kept(crawler):
+    page = b"<html><body><p>Lead paragraph.</p><script>var a = 1;<p>The rest of the story.</p></body></html>"
+    result = _run(crawler, HtmlResponse("http://a.test/u", body=page, headers={"Content-Type": "text/html"}))
+    assert b"<script>var a = 1;<p>The rest of the story.</p>" in result.body  # not cut: the parser judges it
+    stats = crawler.stats.get_stats()
+    assert stats["newscrawl/middleware/unclosed/script"] == 1
+    assert "newscrawl/middleware/removed/script" not in stats
+
+
+def test_the_stripped_page_is_not_decoded_again(crawler, monkeypatch):
+    """Scrapy's meta-refresh check and the base URL read ``response.text``: it is the cut text."""
+    import scrapy.http.response.text as text_response
+
+    response = HtmlResponse("http://a.test/x", body=PAGE, headers={"Content-Type": "text/html; charset=utf-8"})
+    result = _run(crawler, response)
+
+    def decoded_again(*args, **kwargs):
+        raise AssertionError("the body was decoded again")
+
+    monkeypatch.setattr(text_response, "html_to_unicode", decoded_again)
+    assert result.text == result.body.decode("utf-8") and "Body text stays." in result.text
+
+
+def test_an_undeclared_page_is_not_guessed_by_scrapy_too(crawler, monkeypatch):
+    """The middleware decodes the page itself; Scrapy's charset guess over the whole body is not run."""
+    import scrapy.http.response.text as text_response
+
+    def guessed(*args, **kwargs):
+        raise AssertionError("Scrapy guessed the encoding")
+
+    monkeypatch.setattr(text_response, "from_bytes", guessed)
+    page = "<html><body><p>城西湿地公园迎来候鸟归来。</p><script>x</script></body></html>".encode("gbk")
+    result = _run(crawler, HtmlResponse("http://a.test/n", body=page, headers={"Content-Type": "text/html"}))
+    assert "城西湿地公园迎来候鸟归来" in result.text and "<script>" not in result.text
+
+
+@pytest.mark.parametrize("page, kept, cut", [
+    (b'<div title="<script>">Kept title</div><p>Kept text</p>', "Kept text", None),
+    (b"<script>a<!--<script></script>-->b</script><p>After</p>", "After", "-->b"),
+    (b"<textarea><script>typed</script></textarea><p>After</p>", "typed", None),
+])
+def test_elements_end_where_the_tokenizer_ends_them(crawler, page, kept, cut):
+    result = _run(crawler, HtmlResponse("http://a.test/t", body=b"<html><body>" + page + b"</body></html>",
+                                        headers={"Content-Type": "text/html; charset=utf-8"}))
+    assert kept in result.text
+    assert cut is None or cut not in result.text

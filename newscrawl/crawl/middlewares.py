@@ -3,13 +3,12 @@ from __future__ import annotations
 
 import logging
 
-import lxml.etree
-import lxml.html
 from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
 
 from .crawl_patterns import HTML_CONTENT_TYPE_RE
-from ..extract.dom import decode_html, looks_binary, parse_html
+from ..extract.dom import decode_html, looks_binary, without_control_chars
+from .noise_cut import NoiseCutter
 from .safety import SiteOffsiteMiddleware  # noqa: F401 (its home: newscrawl.crawl.safety)
 
 logger = logging.getLogger(__name__)
@@ -30,28 +29,24 @@ def _declared_charset(response: HtmlResponse) -> str | None:
     return None
 
 
-def _set_meta_charset(root: lxml.html.HtmlElement) -> None:
-    """Make every in-document charset declaration say UTF-8, like the new body."""
-    for meta in root.iter("meta"):
-        if meta.get("charset") is not None:
-            meta.set("charset", "utf-8")
-        elif (meta.get("http-equiv") or "").lower() == "content-type":
-            meta.set("content", "text/html; charset=utf-8")
-
-
 class StripNoiseMiddleware:
     """Remove script, style, iframe, noscript and comments from HTML responses.
 
-    JSON-LD scripts stay (dates and headlines live there). Feeds, sitemaps,
+    JSON-LD scripts stay (dates and headlines live there). The elements are cut out of the text
+    where the HTML tokenizer ends them (``noise_cut.NoiseCutter``), without parsing the page into
+    a tree: the extraction worker parses it once, later. Feeds, sitemaps,
     non-200 and non-HTML responses pass untouched. The page is decoded the way
     the extractor decodes it (header, BOM, meta, UTF-8, GB18030) and re-encoded
     as UTF-8 with header and meta saying so, so GBK pages stay readable.
-    Removals are counted under ``newscrawl/middleware/removed/<tag>``.
+    Removals are counted under ``newscrawl/middleware/removed/<tag>``; an element left open at the
+    end of the page is not cut (the rest of the page is kept for the parser to judge) and counted
+    under ``newscrawl/middleware/unclosed/<tag>``.
     """
 
     def __init__(self, stats, max_bytes: int):
         self.stats = stats
         self.max_bytes = max_bytes
+        self.cutter = NoiseCutter(("script", *STRIPPED_TAGS), KEPT_SCRIPT_TYPES)
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -68,17 +63,16 @@ class StripNoiseMiddleware:
         if looks_binary(response.body):  # a PDF or image served as text/html: the extractor says not_html
             self.stats.inc_value(f"{STAT_PREFIX}/skipped/binary")
             return response
-        text = decode_html(response.body, _declared_charset(response))
-        root = parse_html(text)
-        if root is None:
+        text = without_control_chars(decode_html(response.body, _declared_charset(response)))
+        if not text or text.isspace():
             self.stats.inc_value(f"{STAT_PREFIX}/skipped/unparsable")
             return response
-        self._strip(root)
-        _set_meta_charset(root)
-        body = lxml.html.tostring(root, encoding="utf-8", doctype="<!DOCTYPE html>")
-        headers = response.headers.copy()
-        headers[b"Content-Type"] = b"text/html; charset=utf-8"
-        return response.replace(body=body, headers=headers, encoding="utf-8")
+        page = self.cutter.cut(text)
+        for tag, count in page.removed.items():
+            self.stats.inc_value(f"{STAT_PREFIX}/removed/{tag}", count)
+        if page.unclosed:  # kept from its start on: the parser makes the rest of the page its content
+            self.stats.inc_value(f"{STAT_PREFIX}/unclosed/{page.unclosed}")
+        return _utf8_response(response, page.text)
 
     def _applies(self, request, response) -> bool:
         if not isinstance(response, HtmlResponse) or response.status != 200:
@@ -88,17 +82,21 @@ class StripNoiseMiddleware:
         content_type = response.headers.get(b"Content-Type")
         return content_type is None or bool(HTML_CONTENT_TYPE_RE.match(content_type))
 
-    def _strip(self, root: lxml.html.HtmlElement) -> None:
-        scripts = [s for s in root.iter("script") if (s.get("type") or "").strip().lower() not in KEPT_SCRIPT_TYPES]
-        for script in scripts:
-            script.drop_tree()
-        self._count("script", len(scripts))
-        for tag in STRIPPED_TAGS:
-            self._count(tag, sum(1 for _ in root.iter(tag)))
-        comments = sum(1 for _ in root.iter(lxml.etree.Comment))
-        self._count("comment", comments)
-        lxml.etree.strip_elements(root, *STRIPPED_TAGS, lxml.etree.Comment, with_tail=False)
 
-    def _count(self, tag: str, count: int) -> None:
-        if count:
-            self.stats.inc_value(f"{STAT_PREFIX}/removed/{tag}", count)
+def _utf8_response(response: HtmlResponse, text: str) -> HtmlResponse:
+    """``response`` with ``text`` as its body in UTF-8, and the header saying so. The new response
+    holds ``text`` as its decoded body: ``response.text`` (Scrapy's meta-refresh check, the base
+    URL) does not decode the page again."""
+    headers = response.headers.copy()
+    headers[b"Content-Type"] = b"text/html; charset=utf-8"
+    try:
+        body, decoded = text.encode("utf-8"), text
+    except UnicodeEncodeError:  # a lone surrogate some codecs let through: replaced, decoded again on demand
+        body, decoded = text.encode("utf-8", "replace"), None
+    # As response.replace() does, without its reading of the old response's encoding (which, for a
+    # page declaring none, guesses it from the whole body with charset_normalizer)
+    kept = {name: getattr(response, name) for name in response.attributes if name != "encoding"}
+    stripped = type(response)(**{**kept, "body": body, "headers": headers, "encoding": "utf-8"})
+    if decoded is not None and not decoded.startswith("\ufeff"):  # Scrapy would take that as a BOM
+        stripped._cached_ubody = decoded  # what TextResponse.text caches; the same text it would decode
+    return stripped

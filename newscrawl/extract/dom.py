@@ -159,6 +159,11 @@ def parsed_source(root: lxml.html.HtmlElement) -> str | None:
     return _PARSED_SOURCES.get(root)
 
 
+def without_control_chars(html: str) -> str:
+    """The page without the control characters lxml refuses: the text ``parse_html`` parses."""
+    return _without_control_chars(html)[0]
+
+
 def _without_control_chars(html: str) -> tuple[str, bytes | None]:
     """The page without the control characters lxml refuses in a str, and its UTF-8 bytes.
 

@@ -142,12 +142,16 @@ class NewsSpider(scrapy.Spider):
         if reason:
             if reason != "seen":
                 count(self.crawler.stats, f"rejected/{reason}", site.name)
+            elif via in LISTED_VIA and self.ledger not in (_NOT_OPENED, None):  # no ledger: nothing linked yet
+                self.ledger.listed_links.listed_again(url)
             return None
         count(self.crawler.stats, f"discovered/{via}", site.name)
         skip = self._state_skips(url) if depth > 0 else None
         if skip:
             count(self.crawler.stats, f"skipped/{skip}", site.name)
             return None
+        if via == "link" and classified != ARTICLE and self.ledger not in (_NOT_OPENED, None):
+            self.ledger.listed_links.link_requested(url)
         meta = self._meta(site, "page", newscrawl_depth=depth, newscrawl_via=via, newscrawl_hint=hint,
                           newscrawl_url_kind=(url, classified))
         return scrapy.Request(url, callback=self.parse_page, errback=self.on_error, meta=meta)

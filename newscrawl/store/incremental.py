@@ -25,12 +25,14 @@ A page judged not an article for a reason about the page itself
 (``crawl_patterns.REMEMBERED_DROP_REASONS``: too short, too large...) that is no way to
 articles either (:func:`is_dead_end`) is a *remembered drop*: its URLs go to the state,
 and for ``NEWSCRAWL_REMEMBER_DROPS_DAYS`` links to it are not followed
-(``Ledger.is_remembered_drop``). Listing-like pages (section fronts, link pages) are
-fetched every run, since new articles are found through them.
+(``Ledger.is_remembered_drop``). A page a link led to first counts as listed when a feed or
+sitemap of the same run names it too (``listed_links``). Listing-like pages (section fronts, link
+pages) are fetched every run, since new articles are found through them.
 """
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import logging
 from pathlib import Path
@@ -45,6 +47,7 @@ from ..crawl.classify import ARTICLE
 from ..crawl.crawl_patterns import LISTED_VIA, REMEMBERED_DROP_REASONS
 from ..crawl.fingerprint import NEAR_DUPLICATE_JACCARD, Fingerprint, fingerprint_text
 from .keyfilter import DEFAULT_FILTER_MIB
+from ..crawl.listed_links import ListedLinks
 from ..items import ArticleItem, PageItem
 from .lock import acquire, lock_path_for
 from .output_repair import repair_output
@@ -187,6 +190,7 @@ class Ledger:
         self.drop_memory = drop_memory
         self.drops_since = drop_memory.since()  # once per run: a drop does not expire during it
         self.new_drops: list[RememberedDrop] = []  # not yet written to the backend
+        self.listed_links = ListedLinks()  # pages found by a link that a listing names too (this run)
         self.admitted: dict[str, ArticleRecord] = {}  # canonical URL -> record, until written
         self.unrecorded: list[ArticleRecord] = []  # written, awaiting the next commit
         self.inflight: set[str] = set()  # canonical and fetched URLs of admitted and unrecorded articles
@@ -359,10 +363,15 @@ class StateExtension:
     def item_dropped(self, item, response, exception=None, **kwargs) -> None:
         if isinstance(item, ArticleItem):
             self.ledger.release(item.canonical_url)
-        elif isinstance(item, PageItem) and isinstance(exception, NotAnArticle) and is_dead_end(item, exception.reason):
+        elif isinstance(item, PageItem) and isinstance(exception, NotAnArticle) and \
+                exception.reason in REMEMBERED_DROP_REASONS:
             meta = response.meta if response is not None else {}
             requested = (meta.get("newscrawl_url_kind") or (item.url,))[0]  # the URL as the spider asked it
-            self.ledger.remember_drop((requested, item.url), item.site, exception.reason)
+            remember = functools.partial(self.ledger.remember_drop, (requested, item.url), item.site, exception.reason)
+            if is_dead_end(item, exception.reason):
+                remember()
+            else:  # found by a link: remembered if a feed or sitemap of this run lists it too
+                self.ledger.listed_links.dropped(requested, remember)
 
     def engine_stopped(self) -> None:
         ledger = _ledgers.pop(self.crawler, None)

@@ -1,0 +1,86 @@
+"""NoiseCutter ends every element where lxml's parser (libxml2's HTML tokenizer) ends it.
+
+Each page below is cut, then parsed; its tree must be the tree of the page parsed whole with the
+same elements removed from the tree (what the middleware did before it cut text).
+"""
+from __future__ import annotations
+
+import lxml.etree
+import lxml.html
+import pytest
+
+from newscrawl.extract.dom import parse_html
+from newscrawl.crawl.noise_cut import NoiseCutter
+
+KEPT_TYPES = frozenset({"application/ld+json"})
+CUTTER = NoiseCutter(("script", "style", "iframe", "noscript"), KEPT_TYPES)
+
+
+def tree_stripped(page: str) -> str:
+    root = parse_html(page)
+    for script in [s for s in root.iter("script") if (s.get("type") or "").strip().lower() not in KEPT_TYPES]:
+        script.drop_tree()
+    lxml.etree.strip_elements(root, "style", "iframe", "noscript", lxml.etree.Comment, with_tail=False)
+    return lxml.html.tostring(root, encoding="unicode")
+
+
+PAGES = {
+    "script holding markup": '<p>a<script>x</p><b>y</b></script>z</p>',
+    "a longer name is no end tag": '<p>a<script>x</scriptx>y</script>z</p>',
+    "end tag in capitals, space before >": '<p>a<script>x</SCRIPT >y</script>z</p>',
+    "end tag with attributes holding >": '<p>a<script>x</script foo="a>b">d</p>',
+    "iframe is raw text": '<p>a<iframe>x<b>y</b></iframe>z</p>',
+    "style ends at its end tag inside a comment": '<p>a<style>x<!-- </style> -->y</style>z</p>',
+    "escaped script data": '<p>a<script>x<!-- <script> </script> -->y</script>z</p>',
+    "escaped, then ended": '<p>a<script>x<!--<script>--></script>y</script>b',
+    "escape closed at once": '<p>a<script>x<!--></script>y</script>b',
+    "escaped stretches without script tags": '<p>a<script>x<!-- y -- z --->w<!--->v</script>u</p>',
+    "escaped, a </script> in it ends the script": '<p>a<script>x<!-- y </script>z --></p>',
+    "comments of every ending": '<p>a<!-->b<!--->c<!-- d --!>e<!-- f -- >g-->h</p>',
+    "script start inside a quoted value": '<p>a<div title="<script>">b</div>c</p>',
+    "quote and unquoted values holding <script>": '<p>a<div title=\'x"<script>\' data-x=<script>>b</div>c</p>',
+    "an attribute name starting with =": '<p>a<div ="x>y">b</div>c</p>',
+    "= inside an unquoted value": '<p>a<div b=c=" d=" e>f</div>g</p>',
+    "text elements hold no markup": '<p>a<xmp><b>y</b><script>q</script></xmp>z<textarea><!--c--><script>s</script>'
+                                    '</textarea><title><b>q</b></title></p>',
+    "self-closing script is empty": '<p>a<script src="x"/>b</script>c</p>',
+    "a / ending an unquoted value closes nothing": '<p>a<iframe src=x/>b</iframe>c</p>',
+    "bogus comments": '<p>a<!doctype x>b<?pi x?>c<![CDATA[d]]>e</ x>f</>g</3>h<3i</p>',
+    "no script": '<p>a<scriptfoo>b</scriptfoo>c< script>d</script>e</p>',
+    "json-ld stays": '<p>a<script TYPE=" Application/LD+JSON ">{"a":"</p>"}</script>c</p>',
+    "noscript holds markup, nested": '<p>a<noscript><noscript>b</noscript>c<iframe></noscript></iframe>d</noscript>e</p>',
+    "noscript in head": '<head><noscript><link rel=x><style>a{}</style></noscript></head><body><p>a</p></body>',
+    "stray end tags": '<p>a</script>b</noscript>c</style>d',
+    "a page ending in a tag": '<p>a<div title="x>b',
+    "a page ending in a script end tag": '<p>a<script>x</script  ',
+    "unclosed script": '<p>a<script>never closed <b>bold</b></p>',
+    "unclosed comment": '<p>a<!-- never closed <b>bold</b></p>',
+    "unclosed noscript": '<p>a<noscript>b<script>x</script><!-- c -->d',
+    "plaintext": '<p>a<plaintext><script>x</script></plaintext>b',
+}
+
+
+@pytest.mark.parametrize("page", PAGES.values(), ids=PAGES.keys())
+def test_the_cut_page_parses_to_the_tree_stripped_page(page):
+    assert tree_stripped(CUTTER.cut(page).text) == tree_stripped(page)
+
+
+def test_removals_are_counted_and_what_is_left_open_is_named():
+    page = CUTTER.cut('<p>a<script>x</script><style>y</style><!--c--><noscript><script>z</script></noscript>'
+                      '<iframe>f</iframe><p>b<script>open')
+    assert dict(page.removed) == {"script": 2, "style": 1, "comment": 1, "noscript": 1, "iframe": 1}
+    assert page.unclosed == "script"
+    assert page.text == "<p>a<p>b<script>open"  # from the unclosed script on, the page is kept as it is
+
+
+def test_meta_charset_declarations_say_utf8():
+    page = CUTTER.cut('<head><meta charset="gbk"><meta http-equiv="Content-Type" content="text/html; charset=gbk">'
+                      '<meta http-equiv=content-type><meta name="description" content="charset=gbk"></head>')
+    assert page.text == ('<head><meta charset="utf-8"><meta http-equiv="Content-Type" '
+                         'content="text/html; charset=utf-8"><meta http-equiv=content-type '
+                         'content="text/html; charset=utf-8"><meta name="description" content="charset=gbk"></head>')
+
+
+def test_only_the_elements_it_knows_can_be_cut():
+    with pytest.raises(ValueError, match="cannot cut"):
+        NoiseCutter(("script", "svg"), KEPT_TYPES)
