@@ -77,6 +77,13 @@ class ExtractOptions:
     revealed_paragraph_chars: int = 80
     revealed_min_chars: int = 1000
     revealed_min_ratio: float = 2.0
+    # When the page's markup gives no content (or less than min_article_chars of prose), a string
+    # of its scripts with at least serialized_min_paragraphs <p> whose prose passes the same
+    # revealed_* bounds is read as the page (serialized.py: Next.js flight data, a dehydrated
+    # query cache). fundus-dev: the one page left empty (HankookIlbo, 3,950 chars of markup in a
+    # script string) 0 -> 0.97 token F1; no page of the other sets of ../shared/eval changes
+    # (their markup holds their content).
+    serialized_min_paragraphs: int = 3
     # A <form> holding at least this many <p> wraps the page (ASP.NET) and is kept.
     form_keep_min_paragraphs: int = 3
     # ... and so is a <form> holding at least this many chars of text (forum threads inside a
