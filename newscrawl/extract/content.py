@@ -25,6 +25,7 @@ from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILE
                        BOILERPLATE_LINE_START_RE, CONTAINER_TAGS,
                        FURNITURE_LINE_RE, FURNITURE_WHOLE_LINE_RE, TIMESTAMP_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, INLINE_PRUNABLE_TAGS,
                        PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS)
+from .pointers import drop_read_also_pointers
 
 
 @dataclass
@@ -573,6 +574,7 @@ def choose_content(table: DensityTable, options: ExtractOptions, suspects: Seque
         nodes = [node for node in nodes if node not in dropped]
         article = [node for node in article if node not in dropped]
     prune_boilerplate_lines(table, article, options)
+    drop_read_also_pointers(article, options)
     drop_repeated_captions(article, options)
     cut_end_sections(article)
     if declared is not None:

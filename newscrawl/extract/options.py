@@ -84,6 +84,15 @@ class ExtractOptions:
     # script string) 0 -> 0.97 token F1; no page of the other sets of ../shared/eval changes
     # (their markup holds their content).
     serialized_min_paragraphs: int = 3
+    # A block of at most read_also_max_chars chars opening with a "read also" label (patterns.py's
+    # READ_ALSO_LABEL_RE) whose links hold at least read_also_link_share of the text after the label
+    # points at another article and is dropped (pointers.py). fundus-dev: 11 such lines of 4
+    # publishers (Nettavisen, DailyMaverick, DailyStar, EyethuNews), none in its gold texts, the
+    # longest 122 chars: token F1 fundus-dev 0.93851 -> 0.93958, dragnet +0.00001, readability
+    # -0.00006 (its gold, Readability.js output, keeps one "Lire aussi :" line), the other sets
+    # unchanged (score.py on the sets of ../shared/eval, 2026-11-27).
+    read_also_max_chars: int = 300
+    read_also_link_share: float = 0.5
     # A <form> holding at least this many <p> wraps the page (ASP.NET) and is kept.
     form_keep_min_paragraphs: int = 3
     # ... and so is a <form> holding at least this many chars of text (forum threads inside a

@@ -299,6 +299,14 @@ END_SECTION_HEADING_RE = re.compile(
     re.I,
 )
 HEADING_TAGS = ("h2", "h3", "h4", "h5", "h6")
+# The label of a "read also" pointer to another article, at the start of its block, before ":" or
+# "|" (pointers.py), in the languages of fundus-dev and realworld-trafilatura.
+READ_ALSO_LABEL_RE = re.compile(
+    r"(?:read more|read also|also read|see also|lesen sie auch|lies auch|mehr dazu|les også|les mer|"
+    r"læs også|läs också|lees ook|lire aussi|à lire aussi|lee también|leia também|leggi anche|"
+    r"funda olunye udaba lapha)\s*[:|]",
+    re.I,
+)
 # Elements that show a picture (captions.py: the units of a gallery); a <picture> holds an <img> too.
 IMAGE_TAGS = ("img",)
 
