@@ -299,6 +299,15 @@ END_SECTION_HEADING_RE = re.compile(
     re.I,
 )
 HEADING_TAGS = ("h2", "h3", "h4", "h5", "h6")
+# The notice of a consent box standing in for an embedded post, video or chart (consent.py), in
+# the wordings of fundus-dev's German publishers (none of them is in the gold texts of
+# ../shared/eval).
+CONSENT_NOTICE_RE = re.compile(
+    r"ein klick für den datenschutz|empfohlener redaktioneller inhalt|ausgewählten, externen inhalt|"
+    r"eingebettete inhalte anzuzeigen|widerrufliche einwilligung|"
+    r"ich bin damit einverstanden, dass mir (?:der )?externe",
+    re.I,
+)
 # The label of a "read also" pointer to another article, at the start of its block, before ":" or
 # "|" (pointers.py), in the languages of fundus-dev and realworld-trafilatura.
 READ_ALSO_LABEL_RE = re.compile(
