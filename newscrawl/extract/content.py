@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from .blocks import (has_prose, is_dated_link_list, is_link_navigation, is_link_teaser, is_teaser_list,
                      teaser_headings)
 from .captions import drop_repeated_captions
-from .consent import drop_consent_notices
 from .declared import DeclaredBody, coverage, declared_shingles
 from .density import DensityTable, guarded_log
 from .dom import collapsed_texts, text_of
 from .names import NameStrength, name_key, name_strength
+from .notices import drop_notices
 from .options import ExtractOptions
 from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_ANYWHERE_ASCII_RE,
                        BOILERPLATE_LINE_ANYWHERE_RE, BOILERPLATE_LINE_START_ASCII_RE,
@@ -576,7 +576,7 @@ def choose_content(table: DensityTable, options: ExtractOptions, suspects: Seque
         article = [node for node in article if node not in dropped]
     prune_boilerplate_lines(table, article, options)
     drop_read_also_pointers(article, options)
-    drop_consent_notices(article, options)
+    drop_notices(article, options)
     drop_repeated_captions(article, options)
     cut_end_sections(article)
     if declared is not None:

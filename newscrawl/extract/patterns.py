@@ -299,13 +299,25 @@ END_SECTION_HEADING_RE = re.compile(
     re.I,
 )
 HEADING_TAGS = ("h2", "h3", "h4", "h5", "h6")
-# The notice of a consent box standing in for an embedded post, video or chart (consent.py), in
+# The notice of a consent box standing in for an embedded post, video or chart (notices.py), in
 # the wordings of fundus-dev's German publishers (none of them is in the gold texts of
 # ../shared/eval).
 CONSENT_NOTICE_RE = re.compile(
     r"ein klick für den datenschutz|empfohlener redaktioneller inhalt|ausgewählten, externen inhalt|"
     r"eingebettete inhalte anzuzeigen|widerrufliche einwilligung|"
     r"ich bin damit einverstanden, dass mir (?:der )?externe",
+    re.I,
+)
+# A promotion of the publisher's other channels inside the story (notices.py): its newsletter,
+# browser push, WhatsApp channel, subscription, bookmarks, "follow us on Google News", in the
+# wordings of fundus-dev's publishers. In the gold texts of ../shared/eval: 4 lines of cleaneval
+# and 2 of readability (their pages' own promotions, kept by those golds), none elsewhere.
+PROMO_NOTICE_RE = re.compile(
+    r"sign(?:ing)? up (?:for|to) (?:our|the)\b.{0,40}newsletter|newsletter (?:informiert|promotion)|"
+    r"newsletters may contain|browser-push|push-(?:nachrichten|benachrichtigungen|mitteilungen)|"
+    r"whatsapp-kanal|folgst du .{0,40} auf whatsapp|jetzt abonnieren|subscribe now|"
+    r"you can find this story in my bookmarks|follow \S+ on (?:google news|twitter and facebook)|"
+    r"get in touch with our news team|stay informed with",
     re.I,
 )
 # The label of a "read also" pointer to another article, at the start of its block, before ":" or

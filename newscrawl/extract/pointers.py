@@ -8,6 +8,7 @@ often runs longer).
 """
 from __future__ import annotations
 
+from .dom import text_of
 from .options import ExtractOptions
 from .patterns import READ_ALSO_LABEL_RE
 
@@ -24,6 +25,8 @@ def drop_read_also_pointers(nodes: list, options: ExtractOptions) -> None:
     read-also label and whose links hold at least ``read_also_link_share`` of the text after it."""
     doomed = {}
     for node in nodes:
+        if READ_ALSO_LABEL_RE.search(text_of(node)) is None:   # one search; most pages have none
+            continue
         for link in node.iter("a"):
             block = link.getparent()
             while block is not None and block is not node and block.tag not in _POINTER_BLOCKS:
