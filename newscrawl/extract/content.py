@@ -575,8 +575,9 @@ def choose_content(table: DensityTable, options: ExtractOptions, suspects: Seque
         nodes = [node for node in nodes if node not in dropped]
         article = [node for node in article if node not in dropped]
     prune_boilerplate_lines(table, article, options)
-    drop_read_also_pointers(article, options)
-    drop_notices(article, options)
+    texts = [(text, text.lower()) for text in map(text_of, article)]   # read once for both
+    drop_read_also_pointers(article, options, texts)
+    drop_notices(article, options, texts)
     drop_repeated_captions(article, options)
     cut_end_sections(article)
     if declared is not None:

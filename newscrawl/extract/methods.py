@@ -23,7 +23,7 @@ from .confidence import weighted_length
 from .content import choose_content
 from .declared import DeclaredBody
 from .density import DensityTable
-from .dom import clean_tree, parse_html
+from .dom import clean_tree, parse_html, text_of
 from .lineblock import lineblock_nodes
 from .options import ExtractOptions
 from .output import render_text
@@ -66,7 +66,10 @@ def select_content(algorithm: str, template: SiteTemplate | None, source: str, t
 
 def serialized_selection(root, selection: Selection, options: ExtractOptions) -> Selection:
     """``selection``, or the article the page's scripts hold as markup when ``selection`` is
-    too thin and that article holds more prose (serialized.py)."""
+    too thin and that article holds more prose (serialized.py). A selection of at least
+    ``revealed_min_chars`` chars is kept without measuring its prose (the common case)."""
+    if selection.nodes and sum(len(text_of(node)) for node in selection.nodes) >= options.revealed_min_chars:
+        return selection
     if not _too_thin(selection.nodes, options):
         return selection
     region = serialized_article(root, options)

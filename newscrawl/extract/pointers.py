@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .dom import text_of
 from .options import ExtractOptions
-from .patterns import READ_ALSO_LABEL_RE
+from .patterns import READ_ALSO_LABEL_RE, READ_ALSO_LABELS
 
 # The blocks a pointer sits in (the nearest of them above its link).
 _POINTER_BLOCKS = frozenset({"p", "li", "div", "h2", "h3", "h4", "h5", "h6", "blockquote"})
@@ -20,12 +20,14 @@ def _collapsed(element) -> str:
     return " ".join(element.text_content().split())
 
 
-def drop_read_also_pointers(nodes: list, options: ExtractOptions) -> None:
+def drop_read_also_pointers(nodes: list, options: ExtractOptions, texts: list | None = None) -> None:
     """Drop the blocks inside ``nodes`` of at most ``read_also_max_chars`` chars that open with a
-    read-also label and whose links hold at least ``read_also_link_share`` of the text after it."""
+    read-also label and whose links hold at least ``read_also_link_share`` of the text after it.
+    ``texts``: each node's (text, lowercased text) when the caller has them."""
     doomed = {}
-    for node in nodes:
-        if READ_ALSO_LABEL_RE.search(text_of(node)) is None:   # one search; most pages have none
+    for n, node in enumerate(nodes):
+        lowered = texts[n][1] if texts is not None else text_of(node).lower()
+        if not any(label in lowered for label in READ_ALSO_LABELS):   # most pages have none
             continue
         for link in node.iter("a"):
             block = link.getparent()
