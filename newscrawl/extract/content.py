@@ -19,12 +19,14 @@ from .declared import DeclaredBody, coverage, declared_shingles
 from .density import DensityTable, guarded_log
 from .dom import collapsed_texts, text_of
 from .names import NameStrength, name_key, name_strength
+from .notices import drop_notices
 from .options import ExtractOptions
 from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_ANYWHERE_ASCII_RE,
                        BOILERPLATE_LINE_ANYWHERE_RE, BOILERPLATE_LINE_START_ASCII_RE,
                        BOILERPLATE_LINE_START_RE, CONTAINER_TAGS,
                        FURNITURE_LINE_RE, FURNITURE_WHOLE_LINE_RE, TIMESTAMP_LINE_RE, END_SECTION_HEADING_RE, HEADING_TAGS, INLINE_PRUNABLE_TAGS,
                        PRUNABLE_BLOCK_TAGS, SIBLING_CONTENT_TAGS)
+from .pointers import drop_read_also_pointers
 
 
 @dataclass
@@ -573,6 +575,9 @@ def choose_content(table: DensityTable, options: ExtractOptions, suspects: Seque
         nodes = [node for node in nodes if node not in dropped]
         article = [node for node in article if node not in dropped]
     prune_boilerplate_lines(table, article, options)
+    texts = [(text, text.lower()) for text in map(text_of, article)]   # read once for both
+    drop_read_also_pointers(article, options, texts)
+    drop_notices(article, options, texts)
     drop_repeated_captions(article, options)
     cut_end_sections(article)
     if declared is not None:

@@ -14,7 +14,7 @@ from .head import read_head
 from .language import guess_language
 from .limits import Deadline, elements_within, too_many_attributes
 from .metadata import PageMeta, read_page_meta
-from .methods import check_algorithm, select_content
+from .methods import check_algorithm, select_content, serialized_selection
 from .options import ExtractOptions, make_options
 from .output import render_html, render_text
 from .result import ExtractResult
@@ -103,6 +103,7 @@ def extract(html: str | bytes, url: str | None = None, *, options: ExtractOption
     if len(table.elements) > opts.max_elements or deadline.passed():
         return _no_article(url, "too_large", title, published, page.lang, page, authors)
     selection = select_content(algorithm, template, text_html, table, opts, suspects, declared)
+    selection = serialized_selection(root, selection, opts)
     if not selection.nodes:
         return _no_article(url, "no_body", title, published, page.lang, page, authors)
 

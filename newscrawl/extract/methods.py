@@ -10,7 +10,9 @@ The result's ``method`` names what produced the text:
 - ``template``: the density core run inside the template region only, because
   the density output lay mostly outside it (they disagreed badly);
 - ``template-miss``: a template was given but its markers are not on the page;
-  the density output is used.
+  the density output is used;
+- ``serialized``: the page's markup gave no content, and a string of its scripts held
+  the article's markup (serialized.py), read by the density core.
 """
 from __future__ import annotations
 
@@ -21,11 +23,12 @@ from .confidence import weighted_length
 from .content import choose_content
 from .declared import DeclaredBody
 from .density import DensityTable
-from .dom import clean_tree, parse_html
+from .dom import clean_tree, parse_html, text_of
 from .lineblock import lineblock_nodes
 from .options import ExtractOptions
 from .output import render_text
 from .patterns import BLOCK_LEVEL_TAGS, SENTENCE_END_RE
+from .serialized import serialized_article
 from .template import SiteTemplate, template_region
 from .verdict import prose_length
 
@@ -59,6 +62,24 @@ def select_content(algorithm: str, template: SiteTemplate | None, source: str, t
     if template is not None:
         return apply_template(template, source, selection.nodes, options)
     return selection
+
+
+def serialized_selection(root, selection: Selection, options: ExtractOptions) -> Selection:
+    """``selection``, or the article the page's scripts hold as markup when ``selection`` is
+    too thin and that article holds more prose (serialized.py). A selection of at least
+    ``revealed_min_chars`` chars is kept without measuring its prose (the common case)."""
+    if selection.nodes and sum(len(text_of(node)) for node in selection.nodes) >= options.revealed_min_chars:
+        return selection
+    if not _too_thin(selection.nodes, options):
+        return selection
+    region = serialized_article(root, options)
+    if region is None:
+        return selection
+    suspects = clean_tree(region, options)
+    choice = choose_content(DensityTable(region), options, suspects)
+    if choice is None or _prose(choice.nodes, options) <= _prose(selection.nodes, options):
+        return selection
+    return Selection(choice.nodes, "serialized")
 
 
 def _prose(nodes: list, options: ExtractOptions) -> int:

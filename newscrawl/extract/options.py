@@ -77,6 +77,29 @@ class ExtractOptions:
     revealed_paragraph_chars: int = 80
     revealed_min_chars: int = 1000
     revealed_min_ratio: float = 2.0
+    # When the page's markup gives no content (or less than min_article_chars of prose), a string
+    # of its scripts with at least serialized_min_paragraphs <p> whose prose passes the same
+    # revealed_* bounds is read as the page (serialized.py: Next.js flight data, a dehydrated
+    # query cache). fundus-dev: the one page left empty (HankookIlbo, 3,950 chars of markup in a
+    # script string) 0 -> 0.97 token F1; no page of the other sets of ../shared/eval changes
+    # (their markup holds their content).
+    serialized_min_paragraphs: int = 3
+    # A block of at most read_also_max_chars chars opening with a "read also" label (patterns.py's
+    # READ_ALSO_LABEL_RE) whose links hold at least read_also_link_share of the text after the label
+    # points at another article and is dropped (pointers.py). fundus-dev: 11 such lines of 4
+    # publishers (Nettavisen, DailyMaverick, DailyStar, EyethuNews), none in its gold texts, the
+    # longest 122 chars: token F1 fundus-dev 0.93851 -> 0.93958, dragnet +0.00001, readability
+    # -0.00006 (its gold, Readability.js output, keeps one "Lire aussi :" line), the other sets
+    # unchanged (score.py on the sets of ../shared/eval, 2026-11-27).
+    # The innermost block of at most this many chars holding a consent notice or a promotion
+    # (patterns.CONSENT_NOTICE_RE, PROMO_NOTICE_RE) is furniture, dropped (notices.py); the longest
+    # consent notice in fundus-dev is 763 chars. Consent notices: token F1 fundus-dev 0.93958 ->
+    # 0.94024 (DieWelt, Tagesspiegel, ZDF up, none down), the other sets of ../shared/eval
+    # unchanged; promotions: fundus-dev 0.94024 -> 0.94234 (14 pages of 10 publishers up, none
+    # down), dragnet +0.00017, cleaneval +0.00007, the others unchanged (score.py, 2026-11-27).
+    notice_max_chars: int = 1000
+    read_also_max_chars: int = 300
+    read_also_link_share: float = 0.5
     # A <form> holding at least this many <p> wraps the page (ASP.NET) and is kept.
     form_keep_min_paragraphs: int = 3
     # ... and so is a <form> holding at least this many chars of text (forum threads inside a
