@@ -18,7 +18,7 @@ from .captions import drop_repeated_captions
 from .declared import DeclaredBody, coverage, declared_shingles
 from .density import DensityTable, guarded_log
 from .dom import collapsed_texts, text_of
-from .furniture import FURNITURE_LINE_TAGS, is_furniture_line, is_meta_row, is_named_date_line
+from .furniture import FURNITURE_LINE_TAGS, drop_read_more_teasers, is_furniture_line, is_meta_row, is_named_date_line
 from .names import NameStrength, name_key, name_strength
 from .options import ExtractOptions
 from .patterns import (ARTICLE_BODY_CLASS_TOKENS, ARTICLE_MARKER_ITEMPROP, BOILERPLATE_LINE_ANYWHERE_ASCII_RE,
@@ -580,6 +580,7 @@ def choose_content(table: DensityTable, options: ExtractOptions, suspects: Seque
         nodes = [node for node in nodes if node not in dropped]
         article = [node for node in article if node not in dropped]
     prune_boilerplate_lines(table, article, options)
+    drop_read_more_teasers(article, options)
     drop_repeated_captions(article, options)
     cut_end_sections(article)
     if declared is not None:

@@ -273,7 +273,8 @@ FURNITURE_WHOLE_LINE_RE = re.compile(
     r"lesen sie mehr zum thema|mehr zum thema|das könnte sie auch interessieren|lee también|"
     r"article continues below|up next|story saved|remove ads|newsletter|video|audio|audiobeitrag|"
     r"bildbeitrag|zum anhören|anzeige|werbung|reklam|legende|regala esta noticia|reporta un error|"
-    r"ähnliche beiträge|gefällt mir|kommentare geschlossen|diese beiträge solltest du nicht verpassen)"
+    r"ähnliche beiträge|gefällt mir|kommentare geschlossen|diese beiträge solltest du nicht verpassen|"
+    r"(?:lade weitere inhalte|weitere inhalte laden|mehr laden|load more)(?:\s*(?:\.\.\.|…))?)"
     r"\s*[:.!]?)$",
     re.I,
 )
@@ -351,3 +352,6 @@ NAMED_DATE_LINE_RE = re.compile(rf"^{_DATE}(?:\s*,?\s*(?:um\s+|at\s+|-\s*)?{_TIM
 # an anchor (headings.is_anchored_heading), whatever the id's other words say; fewer words are a
 # widget's label repeated in its id ("share-this" over "Share this", see SECTION_SLUG_MIN_WORDS).
 ANCHOR_HEADING_MIN_WORDS = 3
+# The link that closes a teaser: its excerpt and this link are a pointer to another page
+# (furniture.drop_read_more_teasers).
+READ_MORE_LINK_RE = re.compile(r"^(?:weiterlesen|mehr lesen|read more|continue reading|mehr|weiter)\s*(?:»|›|→|\.\.\.|…)?$", re.I)
