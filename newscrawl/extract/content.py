@@ -18,6 +18,7 @@ from .captions import drop_repeated_captions
 from .declared import DeclaredBody, coverage, declared_shingles
 from .density import DensityTable, guarded_log
 from .dom import collapsed_texts, text_of
+from .furniture import FURNITURE_LINE_TAGS, drop_read_more_teasers, is_furniture_line, is_meta_row, is_named_date_line
 from .names import NameStrength, name_key, name_strength
 from .notices import drop_notices
 from .options import ExtractOptions
@@ -438,14 +439,20 @@ def prune_boilerplate_lines(table: DensityTable, nodes: list, options: ExtractOp
         if start is None:
             continue
         short_blocks = [i for i in range(start + 1, start + 1 + table.tags[start])
-                        if 0 < text[i] <= longest and tag_names[i] in PRUNABLE_BLOCK_TAGS]
+                        if 0 < text[i] <= longest and (tag_names[i] in PRUNABLE_BLOCK_TAGS
+                                                       or tag_names[i] in FURNITURE_LINE_TAGS)]
         elements = [table.elements[i] for i in short_blocks]
         lines = collapsed_texts(elements)
         stamps = []
         for i, element, line in zip(short_blocks, elements, lines):
             chars = text[i]
-            if (chars <= limit and (is_boilerplate_line(line) or FURNITURE_WHOLE_LINE_RE.match(line))) or \
-                    (chars <= furniture_limit and FURNITURE_LINE_RE.match(line)):
+            if tag_names[i] in FURNITURE_LINE_TAGS:   # a heading or a <time>: furniture lines only
+                if chars <= furniture_limit and is_furniture_line(line):
+                    doomed.append(element)
+                elif chars <= limit and tag_names[i] == "time" and is_named_date_line(line):
+                    stamps.append(element)
+            elif (chars <= limit and (is_boilerplate_line(line) or FURNITURE_WHOLE_LINE_RE.match(line))) or \
+                    (chars <= furniture_limit and (FURNITURE_LINE_RE.match(line) or is_meta_row(line))):
                 doomed.append(element)
             elif chars <= limit and TIMESTAMP_LINE_RE.match(line):
                 stamps.append(element)
@@ -578,6 +585,7 @@ def choose_content(table: DensityTable, options: ExtractOptions, suspects: Seque
     texts = [(text, text.lower()) for text in map(text_of, article)]   # read once for both
     drop_read_also_pointers(article, options, texts)
     drop_notices(article, options, texts)
+    drop_read_more_teasers(article, options)
     drop_repeated_captions(article, options)
     cut_end_sections(article)
     if declared is not None:

@@ -317,6 +317,12 @@ class ExtractOptions:
     # bare date cost htmltotext 0.0027 (two forum threads) (score.py on the 9 sets of
     # ../shared/eval, 2026-11-27).
     timestamp_lines_max: int = 3
+    # A block of at most this many chars of text that ends with a "read more" link is a teaser
+    # (furniture.drop_read_more_teasers): an excerpt of another story. With "Lade weitere Inhalte"
+    # as a furniture line: token F1 dragnet +0.0008 (21 pages up, none down), readability +0.0003,
+    # fundus-dev +0.0003, realworld-trafilatura pages passing 55 -> 56 of 86 (jolie.de), the other
+    # sets unchanged (score.py and score_cases.py on the 9 sets of ../shared/eval, 2026-11-27).
+    teaser_max_chars: int = 400
 
     # --- result -------------------------------------------------------------
     # Fewer weighted chars of prose than this: no article (reason "too_short"). Prose is
