@@ -13,6 +13,14 @@ The article sinks (``newscrawl.store.sinks``: the SQLite store, PostgreSQL) get 
 commit them after that fsync and before the state records them.
 Other feeds go through Scrapy's exporter unchanged.
 
+Why not Scrapy's public feed extension points: a feed storage (``FEED_STORAGES``) gets a file that an
+item exporter writes bytes into and is told only when the feed ends, and an exporter sees one item
+at a time with no moment at which its bytes are on disk. The state must record an article only after
+its line is fsynced, with the offset it ends at, and the sinks commit after that same fsync; that
+needs the items and their lines together at each sync. So this writer takes its feed out of
+FeedExporter's ``feeds`` and ``filters`` tables and overrides its signal handlers and ``_close_slot``;
+``tests/test_feed_exporter_contract.py`` names each of these and fails on a Scrapy that changes one.
+
 After a crash, ``output_repair.repair_output`` makes an output whole again (the ledger
 calls it when it recovers, and the writer before it appends to a file).
 """
