@@ -7,7 +7,7 @@ from scrapy.utils.test import get_crawler
 from newscrawl.crawl.classify import LIST, UNKNOWN, ClassifyOptions, judge_page
 from newscrawl.extract import ExtractOptions, extract
 from newscrawl.extract.confidence import declares_article
-from newscrawl.extract.patterns import ARTICLE_SCHEMA_TYPES
+from newscrawl.extract.patterns import ARTICLE_SCHEMA_TYPES, NON_ARTICLE_SCHEMA_TYPES
 from newscrawl.extract.result import ExtractResult
 from newscrawl.crawl.pipelines import ExtractPipeline
 
@@ -32,6 +32,13 @@ def test_each_article_type_is_an_article_to_the_extractor_and_to_the_crawl(schem
     assert declares_article(None, (schema_type.upper(),))
     # a list URL, an unsure extractor, no date: only the declared type makes it an article
     assert judge_page(_result(schema_types=(schema_type,)), LIST) is None
+
+
+@pytest.mark.parametrize("schema_type", sorted(NON_ARTICLE_SCHEMA_TYPES))
+def test_each_non_article_type_is_no_article_to_the_extractor_and_a_listing_to_the_crawl(schema_type):
+    assert extract(_page(schema_type.upper())).reason == "not_article_type"
+    # an article URL, a sure extractor: only the declared type makes it a listing
+    assert judge_page(_result(schema_types=(schema_type,)), UNKNOWN) == "list_page"
 
 
 def test_the_extractor_is_as_sure_of_a_tech_article_as_of_a_news_article():

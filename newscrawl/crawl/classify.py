@@ -17,14 +17,13 @@ from .crawl_patterns import (
     LIST_OG_TYPES,
     LIST_PATH_RE,
     LIST_QUERY_RE,
-    LIST_SCHEMA_TYPES,
     NUMERIC_ID_RE,
     POST_ID_QUERY_RE,
     SLUG_RE,
 )
 from ..extract.confidence import weighted_length
 from ..extract.options import DEFAULT_OPTIONS
-from ..extract.patterns import ARTICLE_SCHEMA_TYPES
+from ..extract.patterns import ARTICLE_SCHEMA_TYPES, NON_ARTICLE_SCHEMA_TYPES
 from ..extract.result import ExtractResult
 
 ARTICLE = "article"
@@ -106,7 +105,7 @@ def _page_signals(result: ExtractResult) -> tuple[bool, bool]:
     types = {t.lower() for t in result.schema_types}
     og_type = (result.og_type or "").lower()
     says_article = og_type == "article" or bool(types & ARTICLE_SCHEMA_TYPES)
-    says_list = bool(types & LIST_SCHEMA_TYPES) or (og_type in LIST_OG_TYPES and not types & ARTICLE_SCHEMA_TYPES)
+    says_list = bool(types & NON_ARTICLE_SCHEMA_TYPES) or (og_type in LIST_OG_TYPES and not types & ARTICLE_SCHEMA_TYPES)
     return says_article, says_list
 
 

@@ -42,12 +42,8 @@ POST_ID_QUERY_RE = re.compile(r"^p=\d{3,}$")
 DIGITS_RE = re.compile(r"\d+")
 
 # --- page signals ----------------------------------------------------------
-# (schema.org types of one story: newscrawl.extract.patterns.ARTICLE_SCHEMA_TYPES, shared with the extractor)
-# schema.org types of pages that list or describe rather than tell.
-LIST_SCHEMA_TYPES = frozenset({
-    "collectionpage", "itemlist", "searchresultspage", "profilepage", "aboutpage", "contactpage",
-    "faqpage", "mediagallery",
-})
+# (schema.org types of one story and of pages that list or describe: ARTICLE_SCHEMA_TYPES and
+# NON_ARTICLE_SCHEMA_TYPES in newscrawl.extract.patterns, shared with the extractor)
 # og:type values of non-article pages.
 LIST_OG_TYPES = frozenset({"profile", "video.other", "music.song", "book"})
 # og:type values many CMSs put on every page, articles included (tv.msnbc.com, pcworld.com pages of

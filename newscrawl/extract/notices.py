@@ -45,7 +45,7 @@ def drop_notices(nodes: list, options: ExtractOptions, texts: list | None = None
     """Drop the innermost elements inside ``nodes`` whose text holds a notice, each of at most
     ``notice_max_chars`` chars (whitespace collapsed). ``texts``: each node's (text, lowercased
     text) when the caller has them (content.choose_content, shared with pointers.py)."""
-    doomed = []
+    doomed: list = []
     for n, node in enumerate(nodes):
         text, lowered = texts[n] if texts is not None else (text_of(node), None)
         if not holds_notice(text, lowered):

@@ -191,6 +191,16 @@ ARTICLE_SCHEMA_TYPES = frozenset({
     "scholarlyarticle", "techarticle",
 })
 
+# schema.org types (lowercased) of pages that list or describe rather than tell: WebPage subtypes
+# and lists. The extractor's verdict (verdict.judge_article) calls such a page no article, and the
+# crawl's page judgment (newscrawl.crawl.classify) a listing; both read this one set. The union of
+# what each knew (MediaGallery from the crawl, CheckoutPage from the extractor): no page of
+# ../shared/eval or ../shared/meta declares either, so no result there changed when they joined.
+NON_ARTICLE_SCHEMA_TYPES = frozenset({
+    "collectionpage", "itemlist", "searchresultspage", "profilepage", "aboutpage", "contactpage",
+    "faqpage", "mediagallery", "checkoutpage",
+})
+
 # Class names (whole tokens, matched lowercased) that blog engines and CMSs give the element holding
 # a post's or story's text: WordPress and TypePad "entry-content", WordPress's classic theme
 # "storycontent", Blogger "post-body", Movable Type "entry-body", Drupal "field-name-body", BBC

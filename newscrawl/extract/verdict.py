@@ -10,11 +10,7 @@ from .confidence import weighted_length
 from .dom import text_of
 from .fastwalk import compiled
 from .options import ExtractOptions
-from .patterns import HEADING_TAGS
-
-# JSON-LD types of pages that are not articles (schema.org WebPage subtypes).
-NON_ARTICLE_SCHEMA_TYPES = frozenset({"aboutpage", "contactpage", "collectionpage", "searchresultspage",
-                                      "profilepage", "itemlist", "faqpage", "checkoutpage"})
+from .patterns import HEADING_TAGS, NON_ARTICLE_SCHEMA_TYPES
 
 
 def content_link_density(nodes: list) -> float:
