@@ -423,11 +423,16 @@ def drop_elements(root: lxml.html.HtmlElement, doomed: list) -> None:
 
 
 def collapsed_texts(elements: list) -> list[str]:
-    """``" ".join(text_of(element).split())`` of each element (in C when the compiled walks are built)."""
+    """``collapsed_text`` of each element (in C when the compiled walks are built)."""
     texts = compiled.collapsed_texts(elements) if compiled is not None else None
     if texts is None:
-        texts = [" ".join(text_of(element).split()) for element in elements]
+        texts = [collapsed_text(element) for element in elements]
     return texts
+
+
+def collapsed_text(element: lxml.html.HtmlElement) -> str:
+    """The element's text with each run of whitespace made one space, none at the ends."""
+    return " ".join(text_of(element).split())
 
 
 def text_of(element: lxml.html.HtmlElement) -> str:

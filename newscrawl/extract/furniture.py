@@ -7,6 +7,7 @@ Used by content.prune_boilerplate_lines on the short blocks of the chosen conten
 """
 from __future__ import annotations
 
+from .dom import collapsed_text
 from .patterns import (END_SECTION_HEADING_RE, FURNITURE_LINE_RE, FURNITURE_WHOLE_LINE_RE, HEADING_TAGS,
                        META_ITEM_ALONE_RE, META_ROW_ITEM_RE, META_ROW_SEPARATOR_RE, NAMED_DATE_LINE_RE, READ_MORE_LINK_RE)
 
@@ -50,7 +51,7 @@ def drop_read_more_teasers(nodes: list, options) -> None:
     doomed = []
     for node in nodes:
         for link in node.iter("a"):
-            if not READ_MORE_LINK_RE.match(" ".join(link.text_content().split())):
+            if not READ_MORE_LINK_RE.match(collapsed_text(link)):
                 continue
             block = _teaser_block(link, node)
             if block is not None and len(block.text_content().strip()) <= options.teaser_max_chars:
@@ -69,7 +70,7 @@ def _teaser_block(link, node):
             return None
         if ancestor.tag not in TEASER_BLOCK_TAGS:
             continue
-        text = " ".join(ancestor.text_content().split())
+        text = collapsed_text(ancestor)
         if len(text) > len(link_text) + 1:
             return ancestor if text.endswith(link_text) else None
     return None

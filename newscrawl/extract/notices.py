@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from .dom import text_of
+from .dom import collapsed_text, text_of
 from .options import ExtractOptions
 from .patterns import CONSENT_NOTICE_RE, NOTICE_KEYS, PROMO_NOTICE_RE
 
@@ -50,13 +50,17 @@ def drop_notices(nodes: list, options: ExtractOptions, texts: list | None = None
         text, lowered = texts[n] if texts is not None else (text_of(node), None)
         if not holds_notice(text, lowered):
             continue
-        holders = [element for element in node.iter() if element is not node and isinstance(element.tag, str)
-                   and holds_notice(" ".join(element.text_content().split()))]
+        holders = {}   # element -> its collapsed text, for each element below node holding a notice
+        for element in node.iter():
+            if element is not node and isinstance(element.tag, str):
+                line = collapsed_text(element)
+                if holds_notice(line):
+                    holders[element] = line
         inner = set()
         for element in holders:
             inner.update(element.iterancestors())
-        doomed.extend(element for element in holders if element not in inner
-                      and len(" ".join(element.text_content().split())) <= options.notice_max_chars)
+        doomed.extend(element for element, line in holders.items() if element not in inner
+                      and len(line) <= options.notice_max_chars)
     for element in doomed:
         if element.getparent() is not None:
             element.drop_tree()

@@ -8,16 +8,12 @@ often runs longer).
 """
 from __future__ import annotations
 
-from .dom import text_of
+from .dom import collapsed_text, text_of
 from .options import ExtractOptions
 from .patterns import READ_ALSO_LABEL_RE, READ_ALSO_LABELS
 
 # The blocks a pointer sits in (the nearest of them above its link).
 _POINTER_BLOCKS = frozenset({"p", "li", "div", "h2", "h3", "h4", "h5", "h6", "blockquote"})
-
-
-def _collapsed(element) -> str:
-    return " ".join(element.text_content().split())
 
 
 def drop_read_also_pointers(nodes: list, options: ExtractOptions, texts: list | None = None) -> None:
@@ -35,14 +31,14 @@ def drop_read_also_pointers(nodes: list, options: ExtractOptions, texts: list | 
                 block = block.getparent()
             if block is None or block is node or block in doomed:
                 continue
-            text = _collapsed(block)
+            text = collapsed_text(block)
             if len(text) > options.read_also_max_chars:
                 continue
             label = READ_ALSO_LABEL_RE.match(text)
             if label is None:
                 continue
             rest = len(text) - label.end()
-            linked = sum(len(_collapsed(a)) for a in block.iter("a"))
+            linked = sum(len(collapsed_text(a)) for a in block.iter("a"))
             if rest > 0 and linked >= options.read_also_link_share * rest:
                 doomed[block] = True
     for block in doomed:
