@@ -12,7 +12,6 @@ import lxml.html
 
 from .fastwalk import compiled
 from .metadata import tagged_elements
-from .headings import is_anchored_heading
 from .names import judge_named_blocks
 from .options import ExtractOptions
 from .revealed import revealed_article
@@ -254,7 +253,7 @@ def clean_tree(root: lxml.html.HtmlElement, options: ExtractOptions, keep=()) ->
     candidates = [element for element in named if element not in protected]
     comment_sections: list = []
     for element in reviewed:
-        if element not in protected and not _is_heading_section(element) and not is_anchored_heading(element):
+        if element not in protected and not _is_heading_section(element):
             candidates.append(element)
             comment_sections.extend(block for block in comment_section_after(element) if block not in protected)
     drop_elements(root, doomed)

@@ -50,16 +50,14 @@ PUNCTUATION = frozenset(
 # Class/id names of boilerplate blocks (Readability's "unlikely candidates", extended
 # with Chinese portal names such as 'xgyd' 相关阅读 and 'pinglun' 评论, and author-bio boxes:
 # token F1 dragnet +0.0011, readability +0.0005, cleaneval -0.0001, 2026-11-22; the token 'pop' of pop-up
-# layers such as a share QR code's: cx_zh +0.0066, dragnet -0.0001, 2026-11-26; "author-description",
-# WordPress themes' bio box: realworld-trafilatura one more page passing, dragnet +0.00003 (one
-# page), the other sets unchanged, 2026-11-27). Long words match
+# layers such as a share QR code's: cx_zh +0.0066, dragnet -0.0001, 2026-11-26). Long words match
 # anywhere in the name (camelCase 'commentContent' too); short ones only as whole tokens, after a
 # separator: search the names with a space in front (dom.is_unlikely_name). The long words are
 # grouped by their first letters and every alternative starts with a character, not with
 # "(?:^|...)": re then tries a group only where its letter stands, 1.9 -> 1.0 us a name over the
 # class/id names of ../shared/eval, the same matches (2026-11-22).
 UNLIKELY_BLOCK_RE = re.compile(
-    r"a(?:dvert|uthor-?(?:bio|box|info|profile|description)|bout-?(?:the-?)?author)|breadcrumb|"
+    r"a(?:dvert|uthor-?(?:bio|box|info|profile)|bout-?(?:the-?)?author)|breadcrumb|"
     r"co(?:mment|okie|nsent|pyright)|disqus|gdpr|m(?:ore-?stories|asthead|odal)|n(?:ewsletter|avbar)|"
     r"p(?:romo|aywall|agination|opup)|re(?:spond|lated|commend)|"
     r"s(?:har(?:ing|e-?bar|ethis)|ocial|ponsor|ubscri|ignup|ide-?bar)|widget|"
@@ -217,8 +215,7 @@ ARTICLE_BODY_CLASS_TOKENS = frozenset({
 })
 
 # Short lines inside the content that are page furniture, not article text: source and
-# copyright lines ("All rights reserved", "Alle Rechte vorbehalten": realworld-trafilatura one more
-# page passing, the other sets unchanged, 2026-11-27), editor credits of Chinese portals,
+# copyright lines ("All rights reserved"), editor credits of Chinese portals,
 # dateline+source bylines, media captions' labels, ad markers and share prompts, "continue reading" links, external-links disclaimers and the
 # labels of HTML5 video player controls. Matched on blocks of at most boilerplate_line_max_chars:
 # a line is furniture when BOILERPLATE_LINE_START_RE matches at its start (``match``) or
@@ -239,7 +236,7 @@ BOILERPLATE_LINE_START_RE = re.compile(
     re.I,
 )
 BOILERPLATE_LINE_ANYWHERE_RE = re.compile(
-    r"all rights reserved|alle rechte vorbehalten|版权所有|is not responsible for the content of external", re.I)
+    r"all rights reserved|版权所有|is not responsible for the content of external", re.I)
 BOILERPLATE_LINE_START_ASCII_RE = ascii_lowercase_twin(BOILERPLATE_LINE_START_RE)
 BOILERPLATE_LINE_ANYWHERE_ASCII_RE = ascii_lowercase_twin(BOILERPLATE_LINE_ANYWHERE_RE)
 # Blocks of the blog engines' furniture (like buttons, "Powered by WordPress", trackback and
@@ -276,9 +273,7 @@ TIMESTAMP_LINE_RE = re.compile(
 # - photo credits ("Bildrechte: ...", "Foto: ...", "Photo: ...", "© ...");
 # - tool and widget labels: share, print, text size, reprints, gallery controls ("Caption",
 #   "Close"), expand/collapse boxes, "read also" pointers, media-type labels, ad markers;
-# - "load more" controls and newsletter prompts ("Stay up-to-date on our work.", "Get email
-#   updates"): realworld-trafilatura pages passing 56 -> 57 of 86 (wikimediafoundation.org), token
-#   F1 dragnet -0.00001 (one page), the other sets unchanged (score.py, score_cases.py, 2026-11-27).
+# - "load more" controls.
 FURNITURE_WHOLE_LINE_RE = re.compile(
     r"^(?:(?:stand|aktualisiert|zuletzt aktualisiert|veröffentlicht(?: am)?|erschienen am|verfügbar bis|"
     r"publiziert|erstellt|geschrieben am|"
@@ -294,9 +289,7 @@ FURNITURE_WHOLE_LINE_RE = re.compile(
     r"article continues below|up next|story saved|remove ads|newsletter|video|audio|audiobeitrag|"
     r"bildbeitrag|zum anhören|anzeige|werbung|reklam|legende|regala esta noticia|reporta un error|"
     r"ähnliche beiträge|gefällt mir|kommentare geschlossen|diese beiträge solltest du nicht verpassen|"
-    r"(?:lade weitere inhalte|weitere inhalte laden|mehr laden|load more)(?:\s*(?:\.\.\.|…))?|"
-    r"stay (?:up[- ]to[- ]date|informed|in touch)(?: (?:on|with) [^.]{1,40})?|get (?:email|e-mail) updates|"
-    r"bleiben sie (?:auf dem laufenden|informiert))"
+    r"(?:lade weitere inhalte|weitere inhalte laden|mehr laden|load more)(?:\s*(?:\.\.\.|…))?)"
     r"\s*[:.!]?)$",
     re.I,
 )
@@ -308,14 +301,12 @@ FURNITURE_WHOLE_LINE_RE = re.compile(
 # dragnet, 2026-11-22). The German and the short English headings of fundus-dev's publishers
 # ("Mehr zum Thema", "Mehr zu Iran", "Auch interessant", "Schlagwörter", "More on", "Topics"): token
 # F1 fundus-dev +0.0009 (5 pages of 4 publishers up, none down), the other sets of ../shared/eval
-# unchanged (score.py with and without them, 2026-11-27). German "Ähnliche Artikel/Beiträge", "Das
-# könnte Sie/dich auch interessieren": realworld-trafilatura one more page passing, the seven older
-# sets unchanged, fundus-dev unchanged at three decimals (score.py and score_cases.py, 2026-11-27).
+# unchanged (score.py with and without them, 2026-11-27).
 END_SECTION_HEADING_RE = re.compile(
     r"^(?:about the author|related(?: posts| articles| stories| links| content| reading)?|"
     r"you (?:may|might) also like|more (?:on this|from)|more on|topics|"
-    r"mehr zum thema(?: .{1,40})?|mehr zu .{1,40}|auch interessant|das könnte (?:sie|dich) auch interessieren|"
-    r"weitere artikel|ähnliche (?:artikel|beiträge)|schlagwörter(?: zu diesem artikel)?|dieses thema im programm|"
+    r"mehr zum thema(?: .{1,40})?|mehr zu .{1,40}|auch interessant|das könnte sie auch interessieren|"
+    r"weitere artikel|ähnliche artikel|schlagwörter(?: zu diesem artikel)?|dieses thema im programm|"
     r"相关阅读|相关新闻)\s*[:：]?$",
     re.I,
 )
@@ -412,10 +403,6 @@ META_ITEM_ALONE_RE = re.compile(rf"^(?:{_META_ITEM_ALONE})$", re.I)
 # line in any block cost dragnet 0.0015 token F1 (its gold keeps "Sunday, October 14, 2012 at
 # 10:04PM" under a post's title) for one more realworld-trafilatura page.
 NAMED_DATE_LINE_RE = re.compile(rf"^{_DATE}(?:\s*,?\s*(?:um\s+|at\s+|-\s*)?{_TIME})?$", re.I)
-# A heading whose id holds this many first words of its own text, in order, is a crosshead with
-# an anchor (headings.is_anchored_heading), whatever the id's other words say; fewer words are a
-# widget's label repeated in its id ("share-this" over "Share this", see SECTION_SLUG_MIN_WORDS).
-ANCHOR_HEADING_MIN_WORDS = 3
 # The link that closes a teaser: its excerpt and this link are a pointer to another page
 # (furniture.drop_read_more_teasers).
 READ_MORE_LINK_RE = re.compile(r"^(?:weiterlesen|mehr lesen|read more|continue reading|mehr|weiter)\s*(?:»|›|→|\.\.\.|…)?$", re.I)
