@@ -95,6 +95,7 @@ def test_endless_headers_are_cut_at_the_header_bound(tmp_path):
 
 HUGE_LINKS = 300_000  # links on the huge site's home page (~7 MB)
 HUGE_FEED = 200_000  # entries of its JSON feed
+HUGE_HOME_DELAY = 2.0  # seconds the huge site's home page is answered late
 CALM_PAGES = 120  # pages of the calm site, linked from its home page, each served 50 ms late, one at a time
 
 
@@ -102,7 +103,10 @@ def test_a_huge_listing_is_cut_at_the_budget_and_other_sites_go_on(tmp_path):
     huge, calm = start_site(), start_site(170)
     try:
         links = [f"/n/{i}-x" for i in range(HUGE_LINKS)]
-        huge.add_page("/", links_page(["/" + "a" * (1 << 20), *links]))  # one 1 MB href first
+        # one 1 MB href first; answered HUGE_HOME_DELAY late, so that the feed, fetched first, has spent
+        # the budget before the home page is read (the feed is read in time slices: a home page answered
+        # at once could be read between two of them)
+        huge.routes["/"] = slow_page(links_page(["/" + "a" * (1 << 20), *links]), HUGE_HOME_DELAY)
         feed = [f"{huge.base}/{'b' * (1 << 20)}", *(f"{huge.base}/f/{i}-y" for i in range(HUGE_FEED))]
         huge.add_page("/feed.json", json_feed(feed), "application/feed+json")  # a 1 MB URL first
         calm_paths = [f"/news/2024/05/01/calm-story-{i}.html" for i in range(CALM_PAGES)]
@@ -113,7 +117,7 @@ def test_a_huge_listing_is_cut_at_the_budget_and_other_sites_go_on(tmp_path):
             {"name": "huge-gazette", "start_urls": [f"{huge.base}/"], "feeds": [f"{huge.base}/feed.json"],
              "max_pages": 30},
             {"name": "calm-gazette", "start_urls": [f"{calm.base}/"]}],
-            {"NEWSCRAWL_EXTRACT_ENABLED": "0", "CONCURRENT_REQUESTS_PER_DOMAIN": "1"})
+            {"NEWSCRAWL_EXTRACT_ENABLED": "0", "CONCURRENT_REQUESTS_PER_DOMAIN": "1", "DOWNLOAD_TIMEOUT": "20"})
         calm_times = list(calm.hits.times)
     finally:
         for site in (huge, calm):
