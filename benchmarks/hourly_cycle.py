@@ -19,8 +19,8 @@ Then every site publishes one more article ("the next hour": listed first in its
 feed, sitemap and home page) and cycle 2 runs the same command. Per cycle it
 prints: wall time, the requests the server answered by kind (robots, home,
 feed, sitemap, new articles, articles of an earlier cycle, 304s, 404s), new
-articles emitted vs served, the crawl process's peak RSS (and that of its
-extraction workers together), time from start to the first article line
+articles emitted vs served, the crawl process's peak RSS and CPU seconds (and
+those of its extraction workers together), time from start to the first article line
 written, and the log's size.
 
 Goals (``--check`` exits 1 when one fails): next-hour cycle <= 5 minutes, peak
@@ -191,6 +191,8 @@ class Cycle:
     first_article: float | None
     log_bytes: int
     exit_code: int
+    crawl_cpu: float  # CPU seconds of the crawl process itself (last look, every 0.25 s)
+    workers_cpu: float  # CPU seconds of its extraction workers together
 
 
 def _jsonl_files(workdir: Path) -> set[Path]:
@@ -215,10 +217,13 @@ def run_cycle(number: int, workdir: Path, sites: int, cycle_value, counts) -> Cy
                                stdout=subprocess.DEVNULL, stderr=(workdir / "logs" / f"stderr-{number}.txt").open("w"))
     first_article = None
     peak = workers_peak = 0
+    crawl_cpu, workers_cpu = 0.0, {}
     while process.poll() is None:
         time.sleep(0.25)
         peak = max(peak, _peak_rss_kb(process.pid) or 0)
         tree = _tree_cpu(_process_table(), process.pid)
+        crawl_cpu = tree.get(process.pid, crawl_cpu)
+        workers_cpu.update((pid, cpu) for pid, cpu in tree.items() if pid != process.pid)
         workers_peak = max(workers_peak, sum(_peak_rss_kb(pid) or 0 for pid in tree if pid != process.pid))
         if first_article is None:
             for path in _jsonl_files(workdir) - before:
@@ -230,7 +235,7 @@ def run_cycle(number: int, workdir: Path, sites: int, cycle_value, counts) -> Cy
     new_per_site = FIRST_ARTICLES if number == 1 else 1
     return Cycle(number, seconds, dict(zip(KINDS, counts[:])), emitted, counts[NEW], sites * new_per_site,
                  peak / 1024, workers_peak / 1024, first_article, log.stat().st_size if log.exists() else 0,
-                 process.returncode)
+                 process.returncode, crawl_cpu, sum(workers_cpu.values()))
 
 
 def print_cycle(cycle: Cycle) -> None:
@@ -241,6 +246,7 @@ def print_cycle(cycle: Cycle) -> None:
     print(f"  new articles: {cycle.emitted} emitted of {cycle.served_new} served ({cycle.listed_new} listed)")
     print(f"  peak RSS: crawl process {cycle.peak_rss_mb:.0f} MB, extraction workers together "
           f"{cycle.workers_rss_mb:.0f} MB; log {cycle.log_bytes / 1e6:.2f} MB")
+    print(f"  CPU: crawl process {cycle.crawl_cpu:.1f} s, extraction workers together {cycle.workers_cpu:.1f} s")
 
 
 def failed_goals(cycles: list[Cycle], sites: int) -> list[str]:

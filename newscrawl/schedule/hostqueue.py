@@ -42,6 +42,8 @@ from scrapy import signals
 from scrapy.pqueues import ScrapyPriorityQueue, _path_safe
 from scrapy.utils.request import request_from_dict
 
+from .request_dicts import request_dict
+
 logger = logging.getLogger(__name__)
 
 # Queue writes grouped in one SQLite transaction (the queue is rebuilt from scratch after a crash,
@@ -89,7 +91,7 @@ class SqliteRequestStore:
 
     def push(self, slot: str, rank: int, request) -> None:
         try:
-            data = pickle.dumps(request.to_dict(spider=self.crawler.spider), protocol=4)
+            data = pickle.dumps(request_dict(request, self.crawler.spider), protocol=4)
         except (pickle.PicklingError, AttributeError, TypeError, ValueError) as exc:
             raise ValueError(str(exc)) from exc  # the scheduler keeps such a request in memory
         self.seq += 1
