@@ -37,6 +37,7 @@ from scrapy.utils.test import get_crawler  # noqa: E402
 
 from newscrawl.extract import extract  # noqa: E402
 from newscrawl.extract.dom import decode_html, parse_html  # noqa: E402
+from newscrawl.extract.serialized import may_carry_article  # noqa: E402
 from newscrawl.crawl.middlewares import KEPT_SCRIPT_TYPES, STRIPPED_TAGS, StripNoiseMiddleware  # noqa: E402
 
 COMPARED = ("is_article", "reason", "title", "published", "text")
@@ -48,7 +49,8 @@ def tree_strip(body: bytes) -> bytes | None:
     root = parse_html(decode_html(body))
     if root is None:
         return None
-    for script in [s for s in root.iter("script") if (s.get("type") or "").strip().lower() not in KEPT_SCRIPT_TYPES]:
+    for script in [s for s in root.iter("script") if (s.get("type") or "").strip().lower() not in KEPT_SCRIPT_TYPES
+                   and not may_carry_article(s.text or "")]:
         script.drop_tree()
     lxml.etree.strip_elements(root, *STRIPPED_TAGS, lxml.etree.Comment, with_tail=False)
     for meta in root.iter("meta"):

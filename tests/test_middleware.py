@@ -1,6 +1,8 @@
 """StripNoiseMiddleware and SiteOffsiteMiddleware, through a test crawler and its stats."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from scrapy import Request
 from scrapy.exceptions import IgnoreRequest, NotConfigured
@@ -8,6 +10,7 @@ from scrapy.http import HtmlResponse, TextResponse, XmlResponse
 from scrapy.utils.test import get_crawler
 
 from newscrawl.crawl.middlewares import SiteOffsiteMiddleware, StripNoiseMiddleware
+from newscrawl.extract import extract
 from newscrawl.spiders.news import NewsSpider
 
 PAGE = b"""<!DOCTYPE html><html><head><title>T</title>
@@ -142,3 +145,31 @@ def test_elements_end_where_the_tokenizer_ends_them(crawler, page, kept, cut):
                                         headers={"Content-Type": "text/html; charset=utf-8"}))
     assert kept in result.text
     assert cut is None or cut not in result.text
+
+
+PAGE_CASES = Path(__file__).resolve().parent / "pages"
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in PAGE_CASES.iterdir() if (p / "source.html").is_file()))
+def test_the_extractor_finds_on_the_stripped_page_what_it_finds_on_the_page(crawler, case):
+    """Stripping is invisible to the extractor: each page case, stripped as the crawl strips it, gives
+    the extraction the page itself gives (an article carried in a script string included)."""
+    body = (PAGE_CASES / case / "source.html").read_bytes()
+    url = f"http://site.test/news/{case}.html"
+    stripped = _run(crawler, HtmlResponse(url, body=body, headers={"Content-Type": "text/html"}))
+    alone, after = extract(body, url), extract(stripped.body, url, encoding="utf-8")
+    assert (after.is_article, after.title, after.text) == (alone.is_article, alone.title, alone.text)
+
+
+def test_a_script_is_kept_only_when_it_carries_paragraph_markup(crawler):
+    """A script holding an article as escaped markup in a string stays; code that merely writes a
+    few <p> tags, or a short string of them, goes."""
+    paragraphs = "".join(f"\\u003cp\\u003eParagraph {n} of the story, with a sentence or two of prose in it.\\u003c/p\\u003e"
+                         for n in range(20))
+    carried = f'<script>self.__next_f.push([1,"{paragraphs}"])</script>'
+    widget = "<script>" + "var x = 1;" * 200 + 'el.innerHTML = "<p>Loading</p>";</script>'
+    short = '<script>t("<p>a</p><p>b</p><p>c</p>")</script>'
+    body = f"<html><body><main>{carried}{widget}{short}</main></body></html>".encode()
+    text = _run(crawler, HtmlResponse("http://a.test/x", body=body, headers={"Content-Type": "text/html"})).text
+    assert "Paragraph 19 of the story" in text
+    assert "var x = 1;" not in text and "<p>a</p>" not in text

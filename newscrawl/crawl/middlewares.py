@@ -8,6 +8,7 @@ from scrapy.http import HtmlResponse
 
 from .crawl_patterns import HTML_CONTENT_TYPE_RE
 from ..extract.dom import decode_html, looks_binary, without_control_chars
+from ..extract.serialized import may_carry_article
 from .noise_cut import NoiseCutter
 from .safety import SiteOffsiteMiddleware  # noqa: F401 (its home: newscrawl.crawl.safety)
 
@@ -15,7 +16,10 @@ logger = logging.getLogger(__name__)
 
 # Elements removed whole, with their content (their tail text stays).
 STRIPPED_TAGS = ("style", "iframe", "noscript")
-# <script> types that carry data we read later (JSON-LD metadata).
+# <script> types that carry data we read later (JSON-LD metadata). Scripts that may carry the
+# article itself as markup in a string (Next.js flight data, a dehydrated query cache) stay too
+# (extract.serialized.may_carry_article): cut, the page had no article for the extractor
+# (fundus-dev's HankookIlbo page: found by extract alone, lost by the crawl, benchmarks/crawl_realpages.py).
 KEPT_SCRIPT_TYPES = frozenset({"application/ld+json"})
 STAT_PREFIX = "newscrawl/middleware"
 
@@ -32,7 +36,8 @@ def _declared_charset(response: HtmlResponse) -> str | None:
 class StripNoiseMiddleware:
     """Remove script, style, iframe, noscript and comments from HTML responses.
 
-    JSON-LD scripts stay (dates and headlines live there). The elements are cut out of the text
+    JSON-LD scripts stay (dates and headlines live there), and so do scripts that may carry the
+    article as markup in a string (``extract.serialized.may_carry_article``). The elements are cut out of the text
     where the HTML tokenizer ends them (``noise_cut.NoiseCutter``), without parsing the page into
     a tree: the extraction worker parses it once, later. Feeds, sitemaps,
     non-200 and non-HTML responses pass untouched. The page is decoded the way
@@ -46,7 +51,7 @@ class StripNoiseMiddleware:
     def __init__(self, stats, max_bytes: int):
         self.stats = stats
         self.max_bytes = max_bytes
-        self.cutter = NoiseCutter(("script", *STRIPPED_TAGS), KEPT_SCRIPT_TYPES)
+        self.cutter = NoiseCutter(("script", *STRIPPED_TAGS), KEPT_SCRIPT_TYPES, may_carry_article)
 
     @classmethod
     def from_crawler(cls, crawler):

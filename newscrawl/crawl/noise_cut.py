@@ -37,6 +37,7 @@ import dataclasses
 import html
 import re
 from collections import Counter
+from collections.abc import Callable
 
 # Elements whose text is not markup, up to their own end tag (libxml2: raw text and escapable raw text).
 RAW_TEXT_KEPT = ("title", "textarea", "xmp", "noembed", "noframes")
@@ -127,7 +128,8 @@ class _Token:
 
 class NoiseCutter:
     """Cuts the elements ``cut_tags`` (of script, noscript, style and iframe) and comments out of a
-    page's text; scripts whose type is one of ``kept_script_types`` stay. Every charset declaration
+    page's text; scripts whose type is one of ``kept_script_types`` stay, and so do scripts whose
+    text (between start and end tag) ``kept_script_text`` accepts. Every charset declaration
     of a <meta> is made to say UTF-8.
 
     One regular expression reads what most pages are made of: runs of text and ordinary tags whose
@@ -137,13 +139,15 @@ class NoiseCutter:
     the tokenizer's every rule: both ways end each element at the same place.
     """
 
-    def __init__(self, cut_tags: tuple[str, ...], kept_script_types: frozenset[str]):
+    def __init__(self, cut_tags: tuple[str, ...], kept_script_types: frozenset[str],
+                 kept_script_text: Callable[[str], bool] | None = None):
         unknown = set(cut_tags) - {"script", "noscript", *RAW_TEXT_CUT}
         if unknown:
             raise ValueError(f"NoiseCutter cannot cut {sorted(unknown)}: it knows script, noscript, "
                              f"{', '.join(RAW_TEXT_CUT)}")
         self.cut_tags = frozenset(cut_tags)
         self.kept_script_types = kept_script_types
+        self.kept_script_text = kept_script_text or (lambda content: False)
         self._plain = _token_pattern(in_noscript=False)
         self._plain_in_noscript = _token_pattern(in_noscript="noscript" in self.cut_tags)
         self._end_tag_starts = {name: re.compile(f"</{name}(?=[{_WS}/>])", _FLAGS)
@@ -162,7 +166,7 @@ class NoiseCutter:
             if found is not None:
                 kind = found.lastgroup
                 if kind != "run" and (kind == COMMENT or kind in self.cut_tags) and not (
-                        kind == "script" and self._kept_script(found["script_attributes"])):
+                        kind == "script" and self._keeps_read_script(found, text)):
                     removed[kind] += 1
                 elif not open_noscripts:
                     kept.append(found.group())
@@ -188,6 +192,12 @@ class NoiseCutter:
             kept.append(text[noscript_start:])
             return CutPage("".join(kept), removed, "noscript")
         return CutPage("".join(kept), removed)
+
+    def _keeps_read_script(self, found: re.Match, text: str) -> bool:
+        """Whether the script element the token pattern read (``found``) stays: by its type, or by
+        its text (between its start tag and its end tag)."""
+        return self._kept_script(found["script_attributes"]) or self.kept_script_text(
+            text[found.end("script_attributes") + 1:text.rfind("</", 0, found.end())])
 
     def _kept_script(self, attributes: str) -> bool:
         lowered = attributes.lower()
@@ -223,7 +233,7 @@ class NoiseCutter:
         if name == "noscript" and tag["close"] == ">":
             return _Token(_OPEN_NOSCRIPT if name in self.cut_tags else _KEEP, tag.end())
         if name not in _RAW_TEXT or name == "noscript" or tag["close"] == "/>":  # "/>": empty (libxml2)
-            return self._element(name, tag.group(), tag.end())
+            return self._element(name, tag.group(), tag.end(), "")
         closing = self._script_end(text, tag.end()) if name == "script" else \
             _search_start(self._end_tag_starts[name], text, tag.end())
         if closing is None:
@@ -231,10 +241,11 @@ class NoiseCutter:
         end_tag = _END_TAG_RE.match(text, closing)
         if not end_tag["close"]:
             return _Token(_UNCLOSED, len(text), name)
-        return self._element(name, tag.group(), end_tag.end())
+        return self._element(name, tag.group(), end_tag.end(), text[tag.end():closing])
 
-    def _element(self, name: str, start_tag: str, end: int) -> _Token:
-        if name not in self.cut_tags or (name == "script" and _script_type(start_tag) in self.kept_script_types):
+    def _element(self, name: str, start_tag: str, end: int, content: str) -> _Token:
+        if name not in self.cut_tags or (name == "script" and (
+                _script_type(start_tag) in self.kept_script_types or self.kept_script_text(content))):
             return _Token(_KEEP, end)
         return _Token(_CUT, end, name)
 

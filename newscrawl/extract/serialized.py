@@ -17,7 +17,7 @@ import lxml.html
 
 from .dom import parse_html
 from .metadata import tagged_elements
-from .options import ExtractOptions
+from .options import DEFAULT_OPTIONS, ExtractOptions
 from .revealed import paragraph_prose
 
 # A double-quoted string literal of JavaScript or JSON (escapes kept: json.loads decodes them).
@@ -28,6 +28,29 @@ _PARAGRAPH_IN_LITERAL_RE = re.compile(r"<p[\s>]|\\u003cp[\s>\\]", re.IGNORECASE)
 _PARAGRAPH_RE = re.compile(r"<p[\s>]", re.IGNORECASE)
 # Strings inside strings are read this deep (Next.js: markup in JSON in a JavaScript string).
 _MAX_DEPTH = 2
+
+
+# What a paragraph start looks like in a script's text, for a cheap count before the exact one
+# (str.count reads ~20 times faster than a regular expression on large scripts).
+_PARAGRAPH_LITERALS = ("<p", "<P", "\\u003cp", "\\u003Cp")
+
+
+def may_carry_article(script_text: str, options: ExtractOptions = DEFAULT_OPTIONS) -> bool:
+    """Whether a script's text may carry an article as markup in a string (what
+    :func:`serialized_article` reads): at least ``revealed_min_chars`` long, with at least
+    ``serialized_min_paragraphs`` paragraph starts written in it. Whoever strips scripts from a page
+    before extraction (the crawl's noise stripping) keeps these, or such an article is lost."""
+    if len(script_text) < options.revealed_min_chars:
+        return False
+    wanted = options.serialized_min_paragraphs
+    if sum(script_text.count(literal) for literal in _PARAGRAPH_LITERALS) < wanted:
+        return False
+    found = 0
+    for _ in _PARAGRAPH_IN_LITERAL_RE.finditer(script_text):
+        found += 1
+        if found >= wanted:
+            return True
+    return False
 
 
 def _markup_strings(text: str, options: ExtractOptions, depth: int = 0):
