@@ -13,7 +13,11 @@ per page (pages/s): with the Scrapy process near one core, extraction of real pa
 is what limits a crawl on 2 cores, so the goal is a crawl at >= 0.85 of that bound
 (the median of the rounds; ``--check`` exits 1 below it). Each round also prints the crawl
 process's CPU ms per page (the crawl and its workers, less the extraction CPU timed here: a
-figure that moves less than wall time when other jobs load the machine).
+figure that moves less than wall time when other jobs load the machine) and its own CPU ms per page
+(the ``scrapy crawl`` process alone, read from /proc while it runs). The first is off when the
+machine is loaded: the extraction CPU timed in this process then grows with the load (4.5 ms per
+page at a load of 2, 11 ms at a load of 8 on 2026-11-27), and the crawl's figure shrinks by as much;
+the second counts no extraction at all.
 
 Synthetic pages (``--synthetic``, or no ``../shared``):
 builds a loopback web of SITES sites (distinct 127.0.x.y hosts) with a home
@@ -44,6 +48,7 @@ import resource
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -133,11 +138,15 @@ def run_once(sites_file: Path, workdir: Path, extract: bool, workers: int) -> di
     label = "with" if extract else "without"
     output = workdir / f"{label}.jsonl"
     started, cpu_before = time.monotonic(), _children_cpu()
-    result = crawl(sites_file, output, settings={**SPEED_SETTINGS, "NEWSCRAWL_EXTRACT_ENABLED": int(extract),
-                                                     "NEWSCRAWL_EXTRACT_WORKERS": workers,
-                                                     # own state: articles of the other run are not "known"
-                                                     "STATE_PATH": str(workdir / f"{label}.state.sqlite")},
-                   cwd=workdir, timeout=3600)
+    finished: dict = {}
+    state_path = str(workdir / f"{label}.state.sqlite")  # own state: articles of the other run are not "known"
+    crawling = threading.Thread(target=lambda: finished.update(result=crawl(
+        sites_file, output, settings={**SPEED_SETTINGS, "NEWSCRAWL_EXTRACT_ENABLED": int(extract),
+                                      "NEWSCRAWL_EXTRACT_WORKERS": workers, "STATE_PATH": state_path},
+        cwd=workdir, timeout=3600)))
+    crawling.start()
+    own_cpu = _own_cpu_while(crawling, f"STATE_PATH={state_path}")
+    result = finished["result"]
     wall, cpu = time.monotonic() - started, _children_cpu() - cpu_before
     if result.returncode != 0:
         sys.stderr.write(result.stderr[-3000:])
@@ -145,7 +154,38 @@ def run_once(sites_file: Path, workdir: Path, extract: bool, workers: int) -> di
     summary = json.loads((workdir / f"{label}.summary.json").read_text(encoding="utf-8"))
     pages, elapsed = summary["totals"]["pages"], summary["elapsed_seconds"]
     return {"label": label, "pages": pages, "articles": summary["totals"]["articles"], "elapsed": elapsed,
-            "wall": wall, "pages_per_s": pages / elapsed, "cpu_ms": 1000 * cpu / max(pages, 1)}
+            "wall": wall, "pages_per_s": pages / elapsed, "cpu_ms": 1000 * cpu / max(pages, 1),
+            "own_cpu_ms": 1000 * own_cpu / max(pages, 1)}
+
+
+def _own_cpu_while(crawling: threading.Thread, marker: str) -> float:
+    """CPU seconds (user + system) of the crawl process alone, its extraction workers not counted:
+    read from /proc every 0.1 s while ``crawling`` runs, the last reading before the process ended
+    (so up to 0.1 s of its last CPU is missed). 0 where there is no /proc."""
+    pid, seconds, ticks = None, 0.0, os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    while crawling.is_alive():
+        if pid is None:
+            pid = _process_with(marker)
+        if pid is not None:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+                seconds = (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+            except (OSError, IndexError, ValueError):
+                pass
+        crawling.join(0.1)
+    return seconds
+
+
+def _process_with(marker: str) -> int | None:
+    """The pid of the ``scrapy crawl`` whose command line holds ``marker`` (its own state path)."""
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"scrapy" in command and marker.encode() in command:
+            return int(entry.name)
+    return None
 
 
 def _children_cpu() -> float:
@@ -197,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _real_rounds(options, sites_file: Path, tmp: Path, workers: int, extracted) -> list[float]:
     print(f"{'round':5} {'ms/page wall':>12} {'(CPU)':>6} {'bound pages/s':>13} {'pages':>6} {'articles':>8} "
-          f"{'seconds':>8} {'pages/s':>8} {'ratio':>6} {'crawl CPU ms/page':>17}")
+          f"{'seconds':>8} {'pages/s':>8} {'ratio':>6} {'crawl CPU ms/page':>17} {'own CPU ms/page':>15}")
     ratios = []
     for number in range(1, options.rounds + 1):
         workdir = tmp / f"round-{number}"
@@ -209,7 +249,8 @@ def _real_rounds(options, sites_file: Path, tmp: Path, workers: int, extracted) 
         # the crawl process's own CPU: crawl and workers together, less the extraction CPU timed above
         crawl_cpu = run["cpu_ms"] - cpu_ms * run["articles"] / max(run["pages"], 1)
         print(f"{number:5d} {wall_ms:12.2f} {cpu_ms:6.2f} {bound:13.1f} {run['pages']:6d} {run['articles']:8d} "
-              f"{run['elapsed']:8.1f} {run['pages_per_s']:8.1f} {ratios[-1]:6.2f} {crawl_cpu:17.1f}", flush=True)
+              f"{run['elapsed']:8.1f} {run['pages_per_s']:8.1f} {ratios[-1]:6.2f} {crawl_cpu:17.1f} "
+              f"{run['own_cpu_ms']:15.2f}", flush=True)
     return ratios
 
 

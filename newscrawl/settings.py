@@ -100,6 +100,12 @@ DOWNLOADER_MIDDLEWARES = {
     # last before download: with NEWSCRAWL_REQUEST_LOG=path, every fetched URL is written there
     "newscrawl.crawl.safety.RequestLedgerMiddleware": 1000,
 }
+SPIDER_MIDDLEWARES = {
+    # Scrapy's warning, once, when a spider copies Scrapy's internal keys from response.meta into a new
+    # request: this spider builds each request's meta anew (NewsSpider._meta), and the check wraps every
+    # callback's output in one more async generator, per request and item yielded
+    "scrapy.spidermiddlewares.metacopy.MetaCopyDetectionMiddleware": None,
+}
 ITEM_PIPELINES = {
     "newscrawl.crawl.pipelines.ExtractPipeline": 300,
     "newscrawl.crawl.pipelines.DuplicatePipeline": 400,

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,11 @@ def double(value: int) -> int:
 
 
 def echo_size(payload: bytes) -> int:
+    return len(payload)
+
+
+def size_after_a_while(payload: bytes) -> int:
+    time.sleep(0.02)
     return len(payload)
 
 
@@ -52,6 +58,34 @@ def test_a_payload_larger_than_the_pipe_buffer_is_sent_whole(pool):
         return await asyncio.gather(pool.submit(echo_size, payload), pool.submit(echo_size, payload))
 
     assert asyncio.run(run()) == [len(payload), len(payload)]
+
+
+def test_tasks_waiting_for_a_busy_worker_are_held_once_not_copied_at_each_submit():
+    # The worker takes 20 ms a task while tasks of 256 KB arrive every 2 ms: a backlog of megabytes
+    # waits for the pipe, written from its front. Held as one buffer, each submit copied it whole
+    # (memory peaked at twice the backlog); held as the frames, the peak is the backlog and a frame.
+    payload = os.urandom(256 * 1024)
+    tasks = 60
+    pool = WorkerPool(1)
+    try:
+        async def run():
+            await pool.submit(double, 1)  # the worker is up and has read its first task
+            tracemalloc.start()
+            try:
+                futures = []
+                for _ in range(tasks):
+                    futures.append(pool.submit(size_after_a_while, payload))
+                    await asyncio.sleep(0.002)
+                peak = tracemalloc.get_traced_memory()[1]
+            finally:
+                tracemalloc.stop()
+            return peak, await asyncio.wait_for(asyncio.gather(*futures), 60)
+
+        peak, sizes = asyncio.run(run())
+    finally:
+        pool.shutdown()
+    assert sizes == [len(payload)] * tasks
+    assert peak < 1.3 * tasks * len(payload), f"peak {peak / 1e6:.1f} MB for {tasks * len(payload) / 1e6:.1f} MB of tasks"
 
 
 def test_an_exception_in_the_task_reaches_the_caller(pool):

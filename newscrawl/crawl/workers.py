@@ -20,6 +20,7 @@ it held with :class:`WorkerDied` and is replaced; the other tasks go on.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import multiprocessing
 import os
@@ -97,7 +98,11 @@ class _Worker:
         self.task_fd, self.result_fd = self.task_conn.fileno(), self.result_conn.fileno()
         os.set_blocking(self.task_fd, False)
         os.set_blocking(self.result_fd, False)
-        self.outgoing = bytearray()
+        # Frames not yet written to the pipe, the first possibly a part (a memoryview) of one. A queue
+        # of the frames, not one bytearray: a bytearray written from the front copied all it held at
+        # each append (CPython moves a buffer with leading free space whole when it grows), which
+        # cost the crawl ~4% of its main thread while the worker was behind (docs/MEASUREMENTS.md)
+        self.outgoing: collections.deque[bytes | memoryview] = collections.deque()
         self.incoming = bytearray()
         self.pending: dict[int, asyncio.Future] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -145,20 +150,26 @@ class WorkerPool:
             if written == len(data):
                 return
             worker.loop.add_writer(worker.task_fd, self._on_writable, worker)
-            data = data[written:]
-        worker.outgoing += data
+            worker.outgoing.append(memoryview(data)[written:])
+            return
+        worker.outgoing.append(data)
 
     def _on_writable(self, worker: _Worker) -> None:
-        try:
-            written = os.write(worker.task_fd, worker.outgoing)
-        except BlockingIOError:
-            return
-        except OSError:
-            worker.loop.remove_writer(worker.task_fd)
-            return
-        del worker.outgoing[:written]
-        if not worker.outgoing:
-            worker.loop.remove_writer(worker.task_fd)
+        outgoing = worker.outgoing
+        while outgoing:
+            head = outgoing[0]
+            try:
+                written = os.write(worker.task_fd, head)
+            except BlockingIOError:
+                return
+            except OSError:
+                worker.loop.remove_writer(worker.task_fd)
+                return
+            if written < len(head):
+                outgoing[0] = memoryview(head)[written:]
+                return
+            outgoing.popleft()
+        worker.loop.remove_writer(worker.task_fd)
 
     def _on_readable(self, worker: _Worker) -> None:
         try:

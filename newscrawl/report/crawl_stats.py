@@ -31,7 +31,15 @@ def without_site_counters(stats: dict) -> dict:
 
 
 class SiteSummaryStatsCollector(MemoryStatsCollector):
-    """Scrapy's in-memory stats, dumped at the end without the per-site counters."""
+    """Scrapy's in-memory stats, dumped at the end without the per-site counters.
+
+    Attributes are looked up the plain way: Scrapy's ``StatsCollector.__getattribute__`` hands out
+    each stats method wrapped in a check that warns when a ``spider`` argument is passed (no caller
+    here passes one), which made ``inc_value`` cost 4.5-5.5 us of CPU instead of 0.3 us (timed on
+    this class, 2026-11-27), on each of the counts every request and page make.
+    """
+
+    __getattribute__ = object.__getattribute__
 
     def __str__(self) -> str:
         return pprint.pformat(without_site_counters(self._stats))
