@@ -341,9 +341,10 @@ NOTICE_KEYS = (
     "google news", "twitter and facebook", "news team", "stay informed",
 )
 # The label of a "read also" pointer to another article, at the start of its block, before ":" or
-# "|" (pointers.py), in the languages of fundus-dev and realworld-trafilatura.
+# "|" (pointers.py), in the languages of fundus-dev and realworld-trafilatura. "read next": a
+# fundus-dev page's pointer (TheCitizen) that link_paragraphs.py would keep in its story otherwise.
 READ_ALSO_LABELS = (
-    "read more", "read also", "also read", "see also", "lesen sie auch", "lies auch", "mehr dazu",
+    "read more", "read also", "also read", "read next", "see also", "lesen sie auch", "lies auch", "mehr dazu",
     "les også", "les mer", "læs også", "läs också", "lees ook", "lire aussi", "à lire aussi",
     "lee también", "leia também", "leggi anche", "funda olunye udaba lapha",
 )
