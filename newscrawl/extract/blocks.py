@@ -63,18 +63,19 @@ def _words(element) -> str:
     return " ".join(" ".join(element.itertext()).split())
 
 
-def is_linked_heading(heading, options: ExtractOptions) -> bool:
-    """A heading that is a headline link: links hold ``index_heading_link_share`` of its text."""
+def is_linked_heading(heading, share: float) -> bool:
+    """A heading that is a headline link: links hold ``share`` of its text."""
     chars = len("".join(heading.itertext()).strip())
     link_chars = sum(len("".join(a.itertext()).strip()) for a in heading.iter("a"))
-    return chars > 0 and link_chars >= options.index_heading_link_share * chars
+    return chars > 0 and link_chars >= share * chars
 
 
 def teaser_headings(node, options: ExtractOptions) -> dict[int, int]:
     """id() of each element inside ``node`` holding headline links (is_linked_heading) -> how many
     (``node`` itself left out). Empty when ``node`` holds fewer than ``teaser_list_min_units``."""
     linked = [heading for heading in node.iter(*HEADING_TAGS)
-              if heading is not node and is_linked_heading(heading, options)]
+              if heading is not node and (is_linked_heading(heading, options.teaser_heading_link_share)
+                                          or _unit_link(heading, node, options))]
     if len(linked) < options.teaser_list_min_units:
         return {}
     counts: dict[int, int] = {}
@@ -84,6 +85,33 @@ def teaser_headings(node, options: ExtractOptions) -> dict[int, int]:
                 break
             counts[id(element)] = counts.get(id(element), 0) + 1
     return counts
+
+
+def _unit_link(heading, node, options: ExtractOptions) -> bool:
+    """Is the heading the headline of a teaser unit whose link is a short one standing alone after it
+    ("weiterlesen", "Read more"), in an ancestor of the heading up to ``teaser_unit_link_levels``
+    above it that holds no other heading and fewer than ``teaser_list_max_unit_chars`` chars?"""
+    unit = heading
+    for _ in range(options.teaser_unit_link_levels):
+        unit = unit.getparent()
+        if unit is None or unit is node:
+            return False
+        if any(other is not heading for other in unit.iter(*HEADING_TAGS)):   # stops at the first
+            return False
+        if len(_words(unit)) >= options.teaser_list_max_unit_chars:
+            return False
+        after = False
+        for element in unit.iter():
+            if element is heading:
+                after = True
+            elif after and element.tag == "a" and element.get("href") \
+                    and not any(a is heading for a in element.iterancestors()):
+                words = _words(element)
+                parent = element.getparent()
+                if 0 < len(words) <= options.teaser_more_link_max_chars and parent is not None \
+                        and _words(parent) == words:
+                    return True
+    return False
 
 
 def is_teaser_list(text_chars: int, linked_headings: int, options: ExtractOptions) -> bool:

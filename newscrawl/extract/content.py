@@ -377,8 +377,9 @@ def _teaser_lists(table: DensityTable, node, start: int, options: ExtractOptions
         return set()
     found, listed = set(), 0
     i, end = start + 1, start + table.tags[start]
+    story = _longest_paragraph(table, start, end)
     while i <= end:
-        if table.tag_names[i] in PRUNABLE_BLOCK_TAGS \
+        if table.tag_names[i] in PRUNABLE_BLOCK_TAGS and not i < story <= i + table.tags[i] \
                 and is_teaser_list(table.text[i], headlines.get(id(table.elements[i]), 0), options):
             found.add(i)
             listed += table.text[i]
@@ -386,6 +387,14 @@ def _teaser_lists(table: DensityTable, node, start: int, options: ExtractOptions
             continue
         i += 1
     return found if table.text[start] - listed > listed else set()
+
+
+def _longest_paragraph(table: DensityTable, start: int, end: int) -> int:
+    """Index of the <p> with the most non-link text from ``start`` to ``end`` (-1 when none): the
+    story's own prose, which no teaser list inside the content holds."""
+    text, link_text = table.text, table.link_text
+    paragraphs = [i for i in range(start, end + 1) if table.tag_names[i] == "p"]
+    return max(paragraphs, key=lambda i: text[i] - link_text[i], default=-1)
 
 
 def _leads_into_prose(table: DensityTable, i: int, tag: str, options: ExtractOptions) -> bool:

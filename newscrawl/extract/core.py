@@ -4,6 +4,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .authors import find_authors
+from .bios import drop_author_bio
 from .confidence import declares_article, score_article
 from .contentblocks import remove_noise_blocks
 from .dates import find_published
@@ -108,6 +109,8 @@ def extract(html: str | bytes, url: str | None = None, *, options: ExtractOption
         return _no_article(url, "no_body", title, published, page.lang, page, authors)
 
     text = render_text(selection.nodes)
+    if drop_author_bio(selection.nodes, text, authors, opts):
+        text = render_text(selection.nodes)
     if is_teaser_index(selection.nodes, text, opts):
         return _no_article(url, "section_page", title, published, page.lang, page, authors)
     lang = page.lang or guess_language(text)

@@ -152,6 +152,9 @@ CHARSET_ALIASES = {
 SENTENCE_END_RE = re.compile(r"[.!?。！？…][\"'”’」』)）]*\s*$")
 CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
+# The boxes an author's bio after the story comes in (bios.drop_author_bio); a paragraph or a list
+# naming the author is the story's own end ("You can follow ... on Twitter": cx_bbc's gold keeps it).
+AUTHOR_BIO_BOX_TAGS = frozenset({"div", "section", "aside", "footer", "table", "tr", "td"})
 # Blocks inside the chosen content that the anchor rules may prune.
 PRUNABLE_BLOCK_TAGS = frozenset({"aside", "div", "ul", "ol", "dl", "table", "section", "p", "span", "td",
                                  "tr", "tbody", "li", "header", "center", "font"})
