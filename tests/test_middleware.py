@@ -168,8 +168,10 @@ def test_a_script_is_kept_only_when_it_carries_paragraph_markup(crawler):
                          for n in range(20))
     carried = f'<script>self.__next_f.push([1,"{paragraphs}"])</script>'
     widget = "<script>" + "var x = 1;" * 200 + 'el.innerHTML = "<p>Loading</p>";</script>'
+    upper = carried.replace("\\u003cp", "\\u003CP").replace("Paragraph ", "Upper paragraph ")
     short = '<script>t("<p>a</p><p>b</p><p>c</p>")</script>'
-    body = f"<html><body><main>{carried}{widget}{short}</main></body></html>".encode()
+    body = f"<html><body><main>{carried}{upper}{widget}{short}</main></body></html>".encode()
     text = _run(crawler, HtmlResponse("http://a.test/x", body=body, headers={"Content-Type": "text/html"})).text
     assert "Paragraph 19 of the story" in text
+    assert "Upper paragraph 19 of the story" in text   # escapes written in capitals ("\u003CP") too
     assert "var x = 1;" not in text and "<p>a</p>" not in text
