@@ -54,7 +54,8 @@ def _last_holder(nodes: list, wanted: str):
         for element in reversed(list(node.iter())):
             if not isinstance(element.tag, str):
                 continue
-            if wanted in (element.text or "").lower() or \
-                    (element is not node and wanted in (element.tail or "").lower()):
-                return element if wanted in (element.text or "").lower() else element.getparent()
+            if wanted in (element.text or "").lower():
+                return element
+            if element is not node and wanted in (element.tail or "").lower():
+                return element.getparent()
     return None
