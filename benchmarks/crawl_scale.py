@@ -157,16 +157,24 @@ def _peak_rss_kb(pid: int) -> int | None:
     return None
 
 
+def proc_stat(pid: int | str) -> tuple[int, float] | None:
+    """(parent pid, CPU seconds used so far: utime + stime) of one process, from /proc; None when it
+    is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:  # exited meanwhile
+        return None
+    return int(fields[1]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _process_table() -> dict[int, tuple[int, float]]:
     """pid -> (parent pid, CPU seconds used so far: utime + stime) of every process, from /proc."""
     table = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:  # exited meanwhile
-                continue
-            table[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+            stat = proc_stat(entry)
+            if stat is not None:
+                table[int(entry)] = stat
     return table
 
 

@@ -57,6 +57,7 @@ from loopback_web import free_port, loopback_hosts, random_sentence, serving
 
 common.use_repo_package()
 
+from crawl_scale import proc_stat  # noqa: E402  (after the repo package is on the path)
 from hourly_cycle import load_pool  # noqa: E402  (after the repo package is on the path)
 
 from newscrawl.demo.run import crawl, write_sites_file  # noqa: E402  (after the repo package is on the path)
@@ -162,16 +163,13 @@ def _own_cpu_while(crawling: threading.Thread, marker: str) -> float:
     """CPU seconds (user + system) of the crawl process alone, its extraction workers not counted:
     read from /proc every 0.1 s while ``crawling`` runs, the last reading before the process ended
     (so up to 0.1 s of its last CPU is missed). 0 where there is no /proc."""
-    pid, seconds, ticks = None, 0.0, os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    pid, seconds = None, 0.0
     while crawling.is_alive():
         if pid is None:
             pid = _process_with(marker)
-        if pid is not None:
-            try:
-                fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-                seconds = (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
-            except (OSError, IndexError, ValueError):
-                pass
+        stat = proc_stat(pid) if pid is not None else None
+        if stat is not None:
+            seconds = stat[1]
         crawling.join(0.1)
     return seconds
 
