@@ -7,7 +7,10 @@ Takes up to PAGES pages of each ../shared/eval dataset that fit one parse chunk
 uses for them (the page parsed whole, lxml handing out its link elements), the
 chunked walk of larger pages (a pull parser, every element visited in Python),
 and the bare parse of the page, which both walks include. Both walks must find
-the same links: the script exits 1 when they differ.
+the same links: the script exits 1 when they differ. With ``--check`` it also exits 1
+when the whole-page walk does not cost less than the chunked one (what it is for:
+6.6 against 9.0 ms of CPU a page on 2026-11-27; a timed unit test of it failed on a
+loaded machine, so the figure is checked here).
 """
 from __future__ import annotations
 
@@ -39,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shared", help="shared data folder (default ../shared)")
     parser.add_argument("--pages", type=int, default=60, help="pages per dataset")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--check", action="store_true", help="exit 1 unless the whole-page walk costs less")
     options = parser.parse_args(argv)
     shared = common.shared_dir(options.shared)
     common.skip_without_shared(shared)
@@ -57,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{sum(map(len, whole_links))} links")
     if whole_links != chunked_links:
         print("the two walks found different links", file=sys.stderr)
+        return 1
+    if options.check and whole >= chunked:
+        print("the whole-page walk costs no less than the chunked walk", file=sys.stderr)
         return 1
     return 0
 

@@ -1,10 +1,7 @@
 """The link walk of a page that fits one parse chunk: the same links, in the same order, as the chunked
-walk of larger pages, at about the cost of parsing the page."""
+walk of larger pages. What the walk costs is measured by ``benchmarks/link_walk.py`` (``--check``), not here."""
 from __future__ import annotations
 
-import time
-
-import lxml.etree
 import pytest
 
 from newscrawl.crawl import discovery
@@ -49,24 +46,3 @@ def test_a_page_parsed_whole_gives_the_links_of_the_chunked_walk(name, monkeypat
     if name == "long href":
         assert whole == [None, ("http://news.example/short", False)]
 
-
-def test_a_page_of_many_elements_and_few_links_costs_about_its_parse():
-    """Walking every element of the page in Python (the chunked walk) took ~2.7 times the parse on
-    this page; lxml's walk handing out only the link elements, ~1.3 times."""
-    body = (b"<html><body>" + b'<div class="c"><p>text <b>bold</b> <span>more</span></p></div>' * 2500
-            + b"".join(b'<a href="/n/%d">x</a>' % i for i in range(10)) + b"</body></html>")
-    assert len(body) <= discovery.PARSE_CHUNK_BYTES
-
-    def best_of_five(work) -> float:
-        times = []
-        for _ in range(5):
-            started = time.process_time()
-            work()
-            times.append(time.process_time() - started)
-        return min(times)
-
-    links = []
-    walk = best_of_five(lambda: links.append(list(page_links(body, "utf-8", BASE, 2048))))
-    parse = best_of_five(lambda: lxml.etree.fromstring(body, lxml.etree.HTMLParser(encoding="utf-8")))
-    assert [link.url for link in links[0]] == [f"http://news.example/n/{i}" for i in range(10)]
-    assert walk < 2.0 * parse, (walk, parse)
