@@ -117,3 +117,16 @@ def test_shipped_sites_file_is_valid():
 def test_render_modes_and_yaml_booleans(value, mode):
     [site] = parse_sites(f"sites:\n- name: a\n  start_urls: ['https://example.com/']\n  render: {value}\n")
     assert site.render == mode
+
+
+def test_a_file_read_again_gives_its_new_sites_and_a_list_of_its_own(tmp_path):
+    path = tmp_path / "sites.yaml"
+    path.write_text("sites:\n- name: first\n  start_urls: ['https://www.example.com/']\n", encoding="utf-8")
+    sites = load_sites(path)
+    sites.append(sites[0])  # the caller's list is its own: the next read is not changed by this
+    assert [s.name for s in load_sites(path)] == ["first"]
+    path.write_text("sites:\n- name: other\n  start_urls: ['https://www.example.com/']\n", encoding="utf-8")
+    assert [s.name for s in load_sites(path)] == ["other"]
+    path.write_text("sites:\n- name: other\n  start_urls: [oops\n", encoding="utf-8")
+    with pytest.raises(SitesError):
+        load_sites(path)

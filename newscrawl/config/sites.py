@@ -186,11 +186,28 @@ def _check_site(checker: _Checker, index: int, raw) -> SiteConfig | None:
     )
 
 
+# libyaml's loader where PyYAML was built with it: a 10,000-site file loads in 0.8 s of CPU against
+# 3.9 s with the pure-Python one (timed on such a file, 2026-11-27); both build the same data
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# The last sites text checked and its sites: a crawl reads the file twice at start (its arguments are
+# checked before the spider is made), so the second read costs no parse
+_last_parsed: tuple[str, str, tuple[SiteConfig, ...]] | None = None
+
+
 def parse_sites(text: str, source: str = "sites.yaml") -> list[SiteConfig]:
     """Validate the YAML text of a sites file; raise SitesError listing every problem."""
+    global _last_parsed
+    if _last_parsed is not None and _last_parsed[0] == source and _last_parsed[1] == text:
+        return list(_last_parsed[2])
+    sites = _parse_sites(text, source)
+    _last_parsed = (source, text, tuple(sites))
+    return sites
+
+
+def _parse_sites(text: str, source: str) -> list[SiteConfig]:
     checker = _Checker(source)
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_SAFE_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "file"
