@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -84,3 +85,14 @@ def test_no_debug_log_line_carries_a_page(runs):
     longest = max(lines, key=len)
     assert len(longest) <= MAX_LOG_LINE_CHARS, longest[:300]
     assert not any("<html" in line.lower() or "<!doctype" in line.lower() for line in lines)
+
+
+def test_the_crawl_runs_on_uvloops_event_loop(runs):
+    """Scrapy names the asyncio loop under its reactor at DEBUG: uvloop's, which requirements.txt installs
+    (newscrawl/settings.py ASYNCIO_EVENT_LOOP), and the demo's articles all came out on it."""
+    _, debug_log, first, first_items, _ = runs
+    import uvloop  # noqa: F401 (a requirement: without it this fails, it does not skip)
+    assert first.returncode == 0, first.stderr[-3000:]
+    loops = re.findall(r"Using asyncio event loop: (\S+)", debug_log.read_text(encoding="utf-8"))
+    assert loops == ["uvloop.Loop"]
+    assert first_items
