@@ -337,3 +337,22 @@ def test_the_dates_of_a_thread_s_posts_stay():
     text = extract(_page(f"<div class='thread'>{posts}</div>")).text
     for day in range(len(STORY)):
         assert f"1{day}.03.2020, 21:30" in text
+
+
+def test_a_block_named_caption_stays_unless_it_sits_beside_a_picture_as_a_short_line():
+    """A name is evidence: a caption-named paragraph, a caption-named block without a picture,
+    and one whose picture unit also holds the story stay; a short one beside its picture goes."""
+    caption = "Workers lay the first new pipe under the market square on Monday."
+    story = (f"<div class='story'><p>{STORY[0]}</p>"
+             f"<div class='photo'><img src='/pipe.jpg' alt=''><span class='photo-caption'>{caption}</span></div>"
+             f"<p>{STORY[1]}</p>"
+             f"<p class='wp-caption-text'>Told in a paragraph: the engineers met the residents twice.</p>"
+             f"<div class='caption-box'>No picture here: the meeting lasted three hours.</div>"
+             f"<p>{STORY[2]}</p><p>{STORY[3]}</p></div>")
+    text = extract(_page(story)).text
+    assert caption not in text
+    assert "Told in a paragraph" in text
+    assert "No picture here" in text
+    for paragraph in STORY:
+        assert paragraph in text
+    assert caption in extract(_page(story), named_caption_max_chars=0).text

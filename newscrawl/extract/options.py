@@ -161,6 +161,17 @@ class ExtractOptions:
     # benchmarks/accuracy.py; the 4th from score.py's token F1 over the same extractions (2026-11-27).
     caption_unit_max_levels: int = 3
     repeated_caption_max_chars: int = 300
+    # A block named as a caption or credit beside one picture (named_captions.py): at most this many
+    # chars (two sentences, as repeated_caption_max_chars), in a unit of the picture holding at most
+    # this many chars beside it; 0 turns the rule off. The rule, with and without
+    # (`python3 benchmarks/accuracy.py --per-site --option named_caption_max_chars=0`): token F1
+    # fundus-dev +0.0037 (13 pages of 11 publishers up, none down), cx_bbc +0.0007, htmltotext
+    # +0.0002, readability -0.0001 (one page: its gold keeps a lead photo's caption), dragnet and
+    # cleaneval -0.00002, the others unchanged (score.py's token F1 over the same extractions,
+    # 2026-11-27). A caption-named <p>, or one set in a table or a definition list (Blogger's
+    # "tr-caption", classic WordPress's "wp-caption-dd"), is left: cleanportaleval -0.0043,
+    # readability -0.0004 and htmltotext -0.0024 with them (the older golds keep those captions).
+    named_caption_max_chars: int = 300
 
     # --- anchor/form block rules (DEVELOPERS.md, numbers from the source paper) --
     # A block with more than this many links and non-anchor/anchor text ratio below

@@ -354,6 +354,9 @@ READ_ALSO_LABELS = (
 READ_ALSO_LABEL_RE = re.compile(r"(?:%s)\s*[:|]" % "|".join(map(re.escape, READ_ALSO_LABELS)), re.I)
 # Elements that show a picture (captions.py: the units of a gallery); a <picture> holds an <img> too.
 IMAGE_TAGS = ("img",)
+# A class/id word naming a picture's caption or credit (named_captions.py), a whole word or a part
+# of a compound name ("media-caption__description", "wp-caption-text", "teaser-image__credit").
+CAPTION_NAME_RE = re.compile(r"(?:^|[\s_-])(?:caption|credits?)(?:$|[\s_-])")
 
 # A date as related-stories lists print it with each headline: "14 December 2015", "December 14,
 # 2015", "2015/07/03", "2015-07-03", "2015年7月3日" (BBC and NetEase pages of cx_bbc and cx_zh,
