@@ -19,7 +19,7 @@ from .declared import DeclaredBody, coverage, declared_shingles
 from .density import DensityTable, guarded_log
 from .dom import collapsed_texts, text_of
 from .furniture import FURNITURE_LINE_TAGS, drop_read_more_teasers, is_furniture_line, is_meta_row, is_named_date_line
-from .named_captions import drop_named_captions
+from .named_captions import drop_named_captions, drop_picture_box_captions
 from .link_paragraphs import is_story_link_paragraph
 from .names import NameStrength, name_key, name_strength
 from .notices import drop_notices
@@ -600,6 +600,7 @@ def choose_content(table: DensityTable, options: ExtractOptions, suspects: Seque
     drop_read_more_teasers(article, options)
     drop_repeated_captions(article, options)
     drop_named_captions(article, options)
+    drop_picture_box_captions(article, options)
     cut_end_sections(article)
     if declared is not None:
         nodes = cut_after_declared(table, nodes, declared, options)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from .dom import text_of
 from .options import ExtractOptions
-from .patterns import CAPTION_NAME_RE, IMAGE_TAGS
+from .captions import picture_unit, strip_unit_text
+from .patterns import CAPTION_NAME_RE, IMAGE_TAGS, PICTURE_BOX_NAME_RE
 
 # Where a caption is read as text (module docstring): a paragraph, or layout of tables and lists.
 TABLE_LAYOUT_TAGS = frozenset(("table", "tbody", "tr", "td", "th", "dl", "dt", "dd"))
@@ -62,3 +63,24 @@ def _beside_picture(element, own_chars: int, node, options: ExtractOptions) -> b
             rest = len(" ".join(text_of(unit).split())) - own_chars
             return rest <= options.named_caption_max_chars
     return False
+
+
+def drop_picture_box_captions(nodes: list, options: ExtractOptions) -> None:
+    """Strip the text of a picture's unit (captions.picture_unit) when the unit is named as the
+    box of a picture and holds a short text (at most ``named_caption_max_chars``) that is no
+    paragraph: a caption written under another name ("mediaSubtitleText", "lightbox__description")."""
+    limit = options.named_caption_max_chars
+    if limit <= 0:
+        return
+    for image in [image for node in nodes for image in node.iter(*IMAGE_TAGS)]:
+        unit = picture_unit(image, nodes, options.caption_unit_max_levels)
+        if unit is None or unit.tag == "p" or unit.tag in TABLE_LAYOUT_TAGS:
+            continue
+        if PICTURE_BOX_NAME_RE.search(f"{unit.get('class') or ''} {unit.get('id') or ''}".lower()) is None:
+            continue
+        if len(" ".join(text_of(unit).split())) <= limit and not _holds_paragraph(unit):
+            strip_unit_text(unit)
+
+
+def _holds_paragraph(unit) -> bool:
+    return any(text_of(paragraph).strip() for paragraph in unit.iter("p"))
