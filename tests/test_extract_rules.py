@@ -356,3 +356,19 @@ def test_a_block_named_caption_stays_unless_it_sits_beside_a_picture_as_a_short_
     for paragraph in STORY:
         assert paragraph in text
     assert caption in extract(_page(story), named_caption_max_chars=0).text
+
+
+def test_boxes_named_infobox_that_make_up_the_content_stay():
+    """A fact box's name counts only while the boxes so named hold less than half the content:
+    a board of offers, each in an "infobox", is the content itself."""
+    offers = "".join(f"<div class='infobox'><h3>Offer {n}</h3><p>{paragraph}</p></div>"
+                     for n, paragraph in enumerate(STORY))
+    text = extract(_page(f"<div class='board'><p>Four offers this week.</p>{offers}</div>")).text
+    for paragraph in STORY:
+        assert paragraph in text
+    story = (f"<div class='story'><p>{STORY[0]}</p><p>{STORY[1]}</p>"
+             "<div class='infobox'><h3>Figures</h3><ul><li>Pipes: 40 km</li><li>Cost: 12 million</li></ul></div>"
+             f"<p>{STORY[2]}</p><p>{STORY[3]}</p></div>")
+    text = extract(_page(story)).text
+    assert "Pipes: 40 km" not in text
+    assert "Pipes: 40 km" in extract(_page(story), fact_box_max_share=0).text

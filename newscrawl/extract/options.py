@@ -177,6 +177,13 @@ class ExtractOptions:
     # cx_bbc +0.0001, dragnet +0.00002, the others unchanged; with the unit's <p> too,
     # cleanportaleval -0.0023 (WordPress captions its gold keeps).
     named_caption_max_chars: int = 300
+    # Fact boxes (fact_boxes.py) leave the text when all the boxes so named hold less than this share
+    # of the content's chars together (a job board's offers, each an "infobox", are the content).
+    # The rule: token F1 fundus-dev +0.0021 (4 pages of 4 publishers up: Nettavisen, Hessenschau,
+    # BerlinerMorgenpost, APNews; none down), cleaneval -0.00002 (one page: a
+    # newspaper's "Volunteers needed" box its gold keeps), htmltotext +0.0006, the others unchanged
+    # (score.py's token F1 over the same extractions, 2026-11-27).
+    fact_box_max_share: float = 0.5
 
     # --- anchor/form block rules (DEVELOPERS.md, numbers from the source paper) --
     # A block with more than this many links and non-anchor/anchor text ratio below

@@ -360,6 +360,9 @@ CAPTION_NAME_RE = re.compile(r"(?:^|[\s_-])(?:caption|credits?)(?:$|[\s_-])")
 # A class/id word naming the box of a picture (named_captions.py): the text in such a box beside
 # its one picture is the picture's caption ("mediaInfo", "image-box", "lightbox__wrapper").
 PICTURE_BOX_NAME_RE = re.compile(r"(?:^|[\s_-])(?:media|image|images|img|picture|photo|foto|bild|lightbox)")
+# A class/id naming a fact box set in the story (fact_boxes.py), in the languages of fundus-dev:
+# "metro-factbox", "fact-box", "infobox", "faktenbox", "fakta" (Norwegian, Danish, Swedish).
+FACT_BOX_NAME_RE = re.compile(r"facts?-?box|fact-?file|info-?box|infokasten|fakten-?box|fakta")
 
 # A date as related-stories lists print it with each headline: "14 December 2015", "December 14,
 # 2015", "2015/07/03", "2015-07-03", "2015年7月3日" (BBC and NetEase pages of cx_bbc and cx_zh,
