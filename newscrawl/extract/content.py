@@ -20,6 +20,7 @@ from .density import DensityTable, guarded_log
 from .dom import collapsed_texts, text_of
 from .fact_boxes import drop_fact_boxes
 from .furniture import FURNITURE_LINE_TAGS, drop_read_more_teasers, is_furniture_line, is_meta_row, is_named_date_line
+from .kickers import drop_kickers
 from .link_paragraphs import is_story_link_paragraph
 from .named_captions import drop_named_captions, drop_picture_box_captions
 from .names import NameStrength, name_key, name_strength
@@ -603,6 +604,7 @@ def choose_content(table: DensityTable, options: ExtractOptions, suspects: Seque
     drop_named_captions(article, options)
     drop_picture_box_captions(article, options)
     drop_fact_boxes(article, options)
+    drop_kickers(article, options)
     cut_end_sections(article)
     if declared is not None:
         nodes = cut_after_declared(table, nodes, declared, options)

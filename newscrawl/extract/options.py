@@ -184,6 +184,11 @@ class ExtractOptions:
     # newspaper's "Volunteers needed" box its gold keeps), htmltotext +0.0006, the others unchanged
     # (score.py's token F1 over the same extractions, 2026-11-27).
     fact_box_max_share: float = 0.5
+    # A block named as a kicker (kickers.py) leaves the text when it holds at most this many chars
+    # (a label, not a lead); 0 turns the rule off. Token F1 fundus-dev +0.0005 (14 pages of 11
+    # publishers up, none down), dragnet +0.00002, htmltotext +0.00002, readability +0.00001, the
+    # others unchanged (score.py's token F1 with and without, 2026-11-27).
+    kicker_max_chars: int = 80
 
     # --- anchor/form block rules (DEVELOPERS.md, numbers from the source paper) --
     # A block with more than this many links and non-anchor/anchor text ratio below

@@ -365,6 +365,9 @@ CAPTION_NAME_RE = re.compile(r"(?:^|[\s_-])(?:caption|credits?)(?:$|[\s_-])")
 # A class/id word naming the box of a picture (named_captions.py): the text in such a box beside
 # its one picture is the picture's caption ("mediaInfo", "image-box", "lightbox__wrapper").
 PICTURE_BOX_NAME_RE = re.compile(r"(?:^|[\s_-])(?:media|image|images|img|picture|photo|foto|bild|lightbox)")
+# A class/id naming a kicker, the label over a headline (kickers.py), in the markup of fundus-dev's
+# publishers: "article__kicker", "topline", "overline", "eyebrow", "Dachzeile", "pretitle".
+KICKER_NAME_RE = re.compile(r"kicker|topline|overline|eyebrow|dachzeile|roofline|supertitle|pretitle")
 # A class/id naming a fact box set in the story (fact_boxes.py), in the languages of fundus-dev:
 # "metro-factbox", "fact-box", "infobox", "faktenbox", "fakta" (Norwegian, Danish, Swedish).
 FACT_BOX_NAME_RE = re.compile(r"facts?-?box|fact-?file|info-?box|infokasten|fakten-?box|fakta")
