@@ -312,7 +312,8 @@ def test_timestamp_credit_and_tool_lines_are_left_out():
                  "Actualizado a las 15:10h.", "Son Güncelleme : 30.04.2024 - 16:49", "30.04.2024 | 16:48",
                  "Bildrechte: dpa/Thomas Frey", "Photo: Henrik Montgomery/TT", "Teilen", "Drucken", "Text size",
                  "Order Reprints", "Caption", "Close", "Lesen Sie auch", "Box aufklappen",
-                 "Sendung: Radio Mitte, 24.04.2024, 15:10 Uhr", "Über dieses Thema berichtete das Regionalradio am 3. Mai."]
+                 "Sendung: Radio Mitte, 24.04.2024, 15:10 Uhr", "Über dieses Thema berichtete das Regionalradio am 3. Mai.",
+                 "Lesezeit: 4 Minuten", "5 min read"]
     story = ("<div class='story'>" + "".join(f"<div>{line}</div>" for line in furniture[:8])
              + "".join(f"<p>{p}</p>" for p in STORY) + "".join(f"<p>{line}</p>" for line in furniture[8:]) + "</div>")
     text = extract(_page(story)).text
