@@ -9,30 +9,20 @@ a table is never one (Wikipedia's "infobox" table is data the older golds keep).
 from __future__ import annotations
 
 from .dom import text_of
+from .named_blocks import TABLE_TAGS, drop_elements, inside_any, named_elements
 from .options import ExtractOptions
 from .patterns import FACT_BOX_NAME_RE
 
-# A table, its parts and a definition list: data, never a fact box (module docstring).
-DATA_TAGS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "dl", "dt", "dd"))
 
 
 def drop_fact_boxes(nodes: list, options: ExtractOptions) -> None:
     """Remove the fact boxes inside the content's nodes (module docstring)."""
     boxes = []
-    for node in nodes:
-        for element in node.iter():
-            if element is node or not isinstance(element.tag, str) or element.tag in DATA_TAGS:
-                continue
-            names = f"{element.get('class') or ''} {element.get('id') or ''}"
-            if len(names) < 6 or FACT_BOX_NAME_RE.search(names.lower()) is None:
-                continue
-            if not any(any(ancestor is box for box in boxes) for ancestor in element.iterancestors()):
-                boxes.append(element)
+    for element in named_elements(nodes, FACT_BOX_NAME_RE, TABLE_TAGS):
+        if not inside_any(element, boxes):
+            boxes.append(element)
     if not boxes:
         return
     boxed = sum(len(text_of(box)) for box in boxes)
-    if boxed >= options.fact_box_max_share * sum(len(text_of(node)) for node in nodes):
-        return
-    for box in boxes:
-        if box.getparent() is not None:
-            box.drop_tree()
+    if boxed < options.fact_box_max_share * sum(len(text_of(node)) for node in nodes):
+        drop_elements(boxes)

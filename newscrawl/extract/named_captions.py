@@ -13,13 +13,11 @@ evaluation sets keep those as text (the figures are in options.py).
 """
 from __future__ import annotations
 
-from .dom import text_of
-from .options import ExtractOptions
 from .captions import picture_unit, strip_unit_text
+from .dom import text_of
+from .named_blocks import TABLE_TAGS, drop_elements, inside_any, named_elements
+from .options import ExtractOptions
 from .patterns import CAPTION_NAME_RE, IMAGE_TAGS, PICTURE_BOX_NAME_RE
-
-# Where a caption is read as text (module docstring): a paragraph, or layout of tables and lists.
-TABLE_LAYOUT_TAGS = frozenset(("table", "tbody", "tr", "td", "th", "dl", "dt", "dd"))
 
 
 def drop_named_captions(nodes: list, options: ExtractOptions) -> None:
@@ -28,33 +26,23 @@ def drop_named_captions(nodes: list, options: ExtractOptions) -> None:
     if limit <= 0:
         return
     doomed = []
-    for node in nodes:
-        for element in node.iter():
-            if element is node or not isinstance(element.tag, str):
-                continue
-            names = f"{element.get('class') or ''} {element.get('id') or ''}"
-            if len(names) < 6 or CAPTION_NAME_RE.search(names.lower()) is None:
-                continue
-            if any(element is d or any(a is d for a in element.iterancestors()) for d in doomed):
-                continue
-            text = " ".join(text_of(element).split())
-            if not text or len(text) > limit or next(element.iter(*IMAGE_TAGS), None) is not None:
-                continue
-            if element.tag == "p" or element.tag in TABLE_LAYOUT_TAGS:
-                continue
-            if _beside_picture(element, len(text), node, options):
-                doomed.append(element)
-    for element in doomed:
-        if element.getparent() is not None:
-            element.drop_tree()
+    for element in named_elements(nodes, CAPTION_NAME_RE):
+        if element.tag == "p" or element.tag in TABLE_TAGS or inside_any(element, doomed):
+            continue
+        text = " ".join(text_of(element).split())
+        if not text or len(text) > limit or next(element.iter(*IMAGE_TAGS), None) is not None:
+            continue
+        if _beside_picture(element, len(text), nodes, options):
+            doomed.append(element)
+    drop_elements(doomed)
 
 
-def _beside_picture(element, own_chars: int, node, options: ExtractOptions) -> bool:
+def _beside_picture(element, own_chars: int, nodes: list, options: ExtractOptions) -> bool:
     """Is the element in the unit of one picture that holds little text beside it?"""
     unit = element
     for _ in range(options.caption_unit_max_levels):
         unit = unit.getparent()
-        if unit is None or unit is node or unit.tag in TABLE_LAYOUT_TAGS:
+        if unit is None or unit.tag in TABLE_TAGS or any(unit is node for node in nodes):
             return False
         pictures = sum(1 for _ in unit.iter(*IMAGE_TAGS))
         if pictures or unit.tag == "figure":
@@ -74,7 +62,7 @@ def drop_picture_box_captions(nodes: list, options: ExtractOptions) -> None:
         return
     for image in [image for node in nodes for image in node.iter(*IMAGE_TAGS)]:
         unit = picture_unit(image, nodes, options.caption_unit_max_levels)
-        if unit is None or unit.tag == "p" or unit.tag in TABLE_LAYOUT_TAGS:
+        if unit is None or unit.tag == "p" or unit.tag in TABLE_TAGS:
             continue
         if PICTURE_BOX_NAME_RE.search(f"{unit.get('class') or ''} {unit.get('id') or ''}".lower()) is None:
             continue
