@@ -10,12 +10,15 @@ from collections.abc import Iterator
 TABLE_TAGS = frozenset(("table", "thead", "tbody", "tfoot", "tr", "td", "th", "dl", "dt", "dd"))
 
 
+_NAMED_DESCENDANTS = "descendant::*[@class or @id]"
+
+
 def named_elements(nodes: list, pattern: re.Pattern, skip_tags=frozenset()) -> Iterator:
     """The elements inside the content's nodes (a node itself never) whose lowercased class and id
     match ``pattern``, in document order; ``skip_tags``: tags never yielded."""
     for node in nodes:
-        for element in node.iter():
-            if element is node or not isinstance(element.tag, str) or element.tag in skip_tags:
+        for element in node.xpath(_NAMED_DESCENDANTS):   # the C walk skips the unnamed elements
+            if element.tag in skip_tags:
                 continue
             names = f"{element.get('class') or ''} {element.get('id') or ''}"
             if len(names) >= 6 and pattern.search(names.lower()) is not None:
