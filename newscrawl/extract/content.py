@@ -23,6 +23,7 @@ from .furniture import FURNITURE_LINE_TAGS, drop_read_more_teasers, is_furniture
 from .kickers import drop_kickers
 from .link_paragraphs import is_story_link_paragraph
 from .named_captions import drop_named_captions, drop_picture_box_captions
+from .named_blocks import NamedBlocks
 from .names import NameStrength, name_key, name_strength
 from .notices import drop_notices
 from .options import ExtractOptions
@@ -601,10 +602,11 @@ def choose_content(table: DensityTable, options: ExtractOptions, suspects: Seque
     drop_notices(article, options, texts)
     drop_read_more_teasers(article, options)
     drop_repeated_captions(article, options)
-    drop_named_captions(article, options)
+    named = NamedBlocks(article)
+    drop_named_captions(named, article, options)
     drop_picture_box_captions(article, options)
-    drop_fact_boxes(article, options)
-    drop_kickers(article, options)
+    drop_fact_boxes(named, article, options)
+    drop_kickers(named, options)
     cut_end_sections(article)
     if declared is not None:
         nodes = cut_after_declared(table, nodes, declared, options)

@@ -9,20 +9,20 @@ a table is never one (Wikipedia's "infobox" table is data the older golds keep).
 from __future__ import annotations
 
 from .dom import text_of
-from .named_blocks import TABLE_TAGS, drop_elements, inside_any, named_elements
+from .named_blocks import TABLE_TAGS, NamedBlocks, inside_any
 from .options import ExtractOptions
 from .patterns import FACT_BOX_NAME_RE
 
 
 
-def drop_fact_boxes(nodes: list, options: ExtractOptions) -> None:
+def drop_fact_boxes(named: NamedBlocks, nodes: list, options: ExtractOptions) -> None:
     """Remove the fact boxes inside the content's nodes (module docstring)."""
     boxes = []
-    for element in named_elements(nodes, FACT_BOX_NAME_RE, TABLE_TAGS):
+    for element in named.matching(FACT_BOX_NAME_RE, TABLE_TAGS):
         if not inside_any(element, boxes):
             boxes.append(element)
     if not boxes:
         return
     boxed = sum(len(text_of(box)) for box in boxes)
     if boxed < options.fact_box_max_share * sum(len(text_of(node)) for node in nodes):
-        drop_elements(boxes)
+        named.remove(boxes)

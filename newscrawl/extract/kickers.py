@@ -9,16 +9,16 @@ is no verdict: a block so named goes only when its text is a label's length (at 
 from __future__ import annotations
 
 from .dom import text_of
-from .named_blocks import drop_elements, inside_any, named_elements
+from .named_blocks import NamedBlocks, inside_any
 from .options import ExtractOptions
 from .patterns import KICKER_NAME_RE
 
 
-def drop_kickers(nodes: list, options: ExtractOptions) -> None:
+def drop_kickers(named: NamedBlocks, options: ExtractOptions) -> None:
     """Remove the kickers inside the content's nodes (module docstring); their tails stay."""
     doomed = []
-    for element in named_elements(nodes, KICKER_NAME_RE):
+    for element in named.matching(KICKER_NAME_RE):
         if not inside_any(element, doomed) and \
                 0 < len(" ".join(text_of(element).split())) <= options.kicker_max_chars:
             doomed.append(element)
-    drop_elements(doomed)
+    named.remove(doomed)

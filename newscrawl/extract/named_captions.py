@@ -15,18 +15,18 @@ from __future__ import annotations
 
 from .captions import picture_unit, strip_unit_text
 from .dom import text_of
-from .named_blocks import TABLE_TAGS, drop_elements, inside_any, named_elements
+from .named_blocks import TABLE_TAGS, NamedBlocks, inside_any
 from .options import ExtractOptions
 from .patterns import CAPTION_NAME_RE, IMAGE_TAGS, PICTURE_BOX_NAME_RE
 
 
-def drop_named_captions(nodes: list, options: ExtractOptions) -> None:
+def drop_named_captions(named: NamedBlocks, nodes: list, options: ExtractOptions) -> None:
     """Remove the named captions and credits of the content's pictures (module docstring)."""
     limit = options.named_caption_max_chars
     if limit <= 0:
         return
     doomed = []
-    for element in named_elements(nodes, CAPTION_NAME_RE):
+    for element in named.matching(CAPTION_NAME_RE):
         if element.tag == "p" or element.tag in TABLE_TAGS or inside_any(element, doomed):
             continue
         text = " ".join(text_of(element).split())
@@ -34,7 +34,7 @@ def drop_named_captions(nodes: list, options: ExtractOptions) -> None:
             continue
         if _beside_picture(element, len(text), nodes, options):
             doomed.append(element)
-    drop_elements(doomed)
+    named.remove(doomed)
 
 
 def _beside_picture(element, own_chars: int, nodes: list, options: ExtractOptions) -> bool:
