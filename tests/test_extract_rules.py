@@ -311,7 +311,9 @@ def test_timestamp_credit_and_tool_lines_are_left_out():
     furniture = ["Stand: 08.07.2026 05:00 Uhr", "Aktualisiert: 12.03.2024", "Updated 5:27 am CST, Wednesday May 3",
                  "Actualizado a las 15:10h.", "Son Güncelleme : 30.04.2024 - 16:49", "30.04.2024 | 16:48",
                  "Bildrechte: dpa/Thomas Frey", "Photo: Henrik Montgomery/TT", "Teilen", "Drucken", "Text size",
-                 "Order Reprints", "Caption", "Close", "Lesen Sie auch", "Box aufklappen"]
+                 "Order Reprints", "Caption", "Close", "Lesen Sie auch", "Box aufklappen",
+                 "Sendung: Radio Mitte, 24.04.2024, 15:10 Uhr", "Über dieses Thema berichtete das Regionalradio am 3. Mai.",
+                 "Lesezeit: 4 Minuten", "5 min read"]
     story = ("<div class='story'>" + "".join(f"<div>{line}</div>" for line in furniture[:8])
              + "".join(f"<p>{p}</p>" for p in STORY) + "".join(f"<p>{line}</p>" for line in furniture[8:]) + "</div>")
     text = extract(_page(story)).text
@@ -337,3 +339,38 @@ def test_the_dates_of_a_thread_s_posts_stay():
     text = extract(_page(f"<div class='thread'>{posts}</div>")).text
     for day in range(len(STORY)):
         assert f"1{day}.03.2020, 21:30" in text
+
+
+def test_a_block_named_caption_stays_unless_it_sits_beside_a_picture_as_a_short_line():
+    """A name is evidence: a caption-named paragraph, a caption-named block without a picture,
+    and one whose picture unit also holds the story stay; a short one beside its picture goes."""
+    caption = "Workers lay the first new pipe under the market square on Monday."
+    story = (f"<div class='story'><p>{STORY[0]}</p>"
+             f"<div class='photo'><img src='/pipe.jpg' alt=''><span class='photo-caption'>{caption}</span></div>"
+             f"<p>{STORY[1]}</p>"
+             f"<p class='wp-caption-text'>Told in a paragraph: the engineers met the residents twice.</p>"
+             f"<div class='caption-box'>No picture here: the meeting lasted three hours.</div>"
+             f"<p>{STORY[2]}</p><p>{STORY[3]}</p></div>")
+    text = extract(_page(story)).text
+    assert caption not in text
+    assert "Told in a paragraph" in text
+    assert "No picture here" in text
+    for paragraph in STORY:
+        assert paragraph in text
+    assert caption in extract(_page(story), named_caption_max_chars=0).text
+
+
+def test_boxes_named_infobox_that_make_up_the_content_stay():
+    """A fact box's name counts only while the boxes so named hold less than half the content:
+    a board of offers, each in an "infobox", is the content itself."""
+    offers = "".join(f"<div class='infobox'><h3>Offer {n}</h3><p>{paragraph}</p></div>"
+                     for n, paragraph in enumerate(STORY))
+    text = extract(_page(f"<div class='board'><p>Four offers this week.</p>{offers}</div>")).text
+    for paragraph in STORY:
+        assert paragraph in text
+    story = (f"<div class='story'><p>{STORY[0]}</p><p>{STORY[1]}</p>"
+             "<div class='infobox'><h3>Figures</h3><ul><li>Pipes: 40 km</li><li>Cost: 12 million</li></ul></div>"
+             f"<p>{STORY[2]}</p><p>{STORY[3]}</p></div>")
+    text = extract(_page(story)).text
+    assert "Pipes: 40 km" not in text
+    assert "Pipes: 40 km" in extract(_page(story), fact_box_max_share=0).text

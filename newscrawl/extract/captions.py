@@ -24,7 +24,7 @@ def drop_repeated_captions(nodes: list, options: ExtractOptions) -> None:
     if len(images) < 2:
         return
     units = [unit for image in images   # one picture each: no unit twice
-             if (unit := _picture_unit(image, nodes, options.caption_unit_max_levels)) is not None]
+             if (unit := picture_unit(image, nodes, options.caption_unit_max_levels)) is not None]
     by_caption: dict[str, list] = {}
     for unit, caption in zip(units, collapsed_texts(units)):
         if 0 < len(caption) <= options.repeated_caption_max_chars and _one_line(unit):
@@ -32,10 +32,10 @@ def drop_repeated_captions(nodes: list, options: ExtractOptions) -> None:
     for same in by_caption.values():
         if len(same) > 1:
             for unit in same:
-                _strip_text(unit)
+                strip_unit_text(unit)
 
 
-def _picture_unit(image, nodes: list, max_levels: int):
+def picture_unit(image, nodes: list, max_levels: int):
     """The nearest ancestor of a picture holding text, within ``max_levels`` and inside the
     content's nodes (a node itself is never a unit: it holds the story); None when there is none."""
     element = image
@@ -65,7 +65,7 @@ def _holds_text(element) -> bool:
     return bool((element.tail or "").strip()) or any((text or "").strip() for text in element.itertext())
 
 
-def _strip_text(unit) -> None:
+def strip_unit_text(unit) -> None:
     """Remove a unit's text, keeping its pictures (and the elements leading to them)."""
     unit.text = None
     for child in list(unit):
@@ -73,6 +73,6 @@ def _strip_text(unit) -> None:
         if child.tag in IMAGE_TAGS:
             continue
         if any(True for _ in child.iter(*IMAGE_TAGS)):
-            _strip_text(child)
+            strip_unit_text(child)
         else:
             unit.remove(child)

@@ -18,8 +18,12 @@ from .captions import drop_repeated_captions
 from .declared import DeclaredBody, coverage, declared_shingles
 from .density import DensityTable, guarded_log
 from .dom import collapsed_texts, text_of
+from .fact_boxes import drop_fact_boxes
 from .furniture import FURNITURE_LINE_TAGS, drop_read_more_teasers, is_furniture_line, is_meta_row, is_named_date_line
+from .kickers import drop_kickers
 from .link_paragraphs import is_story_link_paragraph
+from .named_captions import drop_named_captions, drop_picture_box_captions
+from .named_blocks import NamedBlocks
 from .names import NameStrength, name_key, name_strength
 from .notices import drop_notices
 from .options import ExtractOptions
@@ -598,6 +602,11 @@ def choose_content(table: DensityTable, options: ExtractOptions, suspects: Seque
     drop_notices(article, options, texts)
     drop_read_more_teasers(article, options)
     drop_repeated_captions(article, options)
+    named = NamedBlocks(article)
+    drop_named_captions(named, article, options)
+    drop_picture_box_captions(article, options)
+    drop_fact_boxes(named, article, options)
+    drop_kickers(named, options)
     cut_end_sections(article)
     if declared is not None:
         nodes = cut_after_declared(table, nodes, declared, options)

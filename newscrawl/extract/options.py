@@ -161,6 +161,34 @@ class ExtractOptions:
     # benchmarks/accuracy.py; the 4th from score.py's token F1 over the same extractions (2026-11-27).
     caption_unit_max_levels: int = 3
     repeated_caption_max_chars: int = 300
+    # A block named as a caption or credit beside one picture (named_captions.py): at most this many
+    # chars (two sentences, as repeated_caption_max_chars), in a unit of the picture holding at most
+    # this many chars beside it; 0 turns the rule off. The rule, with and without
+    # (`python3 benchmarks/accuracy.py --per-site --option named_caption_max_chars=0`): token F1
+    # fundus-dev +0.0037 (13 pages of 11 publishers up, none down), cx_bbc +0.0007, htmltotext
+    # +0.0002, readability -0.0001 (one page: its gold keeps a lead photo's caption), dragnet and
+    # cleaneval -0.00002, the others unchanged (score.py's token F1 over the same extractions,
+    # 2026-11-27). A caption-named <p>, or one set in a table or a definition list (Blogger's
+    # "tr-caption", classic WordPress's "wp-caption-dd"), is left: cleanportaleval -0.0043,
+    # readability -0.0004 and htmltotext -0.0024 with them (the older golds keep those captions).
+    # The same bound holds for the text of a picture's unit named as a picture's box (any words:
+    # "mediaSubtitleText", "lightbox__description"), when no <p> holds it: fundus-dev +0.0008 more
+    # (10 pages of 10 publishers up, none down), readability -0.0002 (one page's lead caption),
+    # cx_bbc +0.0001, dragnet +0.00002, the others unchanged; with the unit's <p> too,
+    # cleanportaleval -0.0023 (WordPress captions its gold keeps).
+    named_caption_max_chars: int = 300
+    # Fact boxes (fact_boxes.py) leave the text when all the boxes so named hold less than this share
+    # of the content's chars together (a job board's offers, each an "infobox", are the content).
+    # The rule: token F1 fundus-dev +0.0021 (4 pages of 4 publishers up: Nettavisen, Hessenschau,
+    # BerlinerMorgenpost, APNews; none down), cleaneval -0.00002 (one page: a
+    # newspaper's "Volunteers needed" box its gold keeps), htmltotext +0.0006, the others unchanged
+    # (score.py's token F1 over the same extractions, 2026-11-27).
+    fact_box_max_share: float = 0.5
+    # A block named as a kicker (kickers.py) leaves the text when it holds at most this many chars
+    # (a label, not a lead); 0 turns the rule off. Token F1 fundus-dev +0.0005 (14 pages of 11
+    # publishers up, none down), dragnet +0.00002, htmltotext +0.00002, readability +0.00001, the
+    # others unchanged (score.py's token F1 with and without, 2026-11-27).
+    kicker_max_chars: int = 80
 
     # --- anchor/form block rules (DEVELOPERS.md, numbers from the source paper) --
     # A block with more than this many links and non-anchor/anchor text ratio below
