@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from .authors import find_authors
-from .bios import drop_author_bio
+from .bios import drop_author_bio, drop_named_author_box
 from .confidence import declares_article, score_article
 from .contentblocks import remove_noise_blocks
 from .dates import find_published
@@ -109,7 +109,7 @@ def extract(html: str | bytes, url: str | None = None, *, options: ExtractOption
         return _no_article(url, "no_body", title, published, page.lang, page, authors)
 
     text = render_text(selection.nodes)
-    if drop_author_bio(selection.nodes, text, authors, opts):
+    if drop_author_bio(selection.nodes, text, authors, opts) or drop_named_author_box(selection.nodes, text, opts):
         text = render_text(selection.nodes)
     if is_teaser_index(selection.nodes, text, opts):
         return _no_article(url, "section_page", title, published, page.lang, page, authors)

@@ -280,6 +280,18 @@ class ExtractOptions:
     # (their golds keep "You can follow ... on Twitter", "Mit Informationen von ..."); without the
     # lead, a story's last paragraph signed "..., Die Redaktion" went (realworld snippet F1 -0.003).
     author_bio_max_chars: int = 400
+    # A box whose class or id names an author's (patterns.AUTHOR_BOX_NAME_RE: "authorbox",
+    # "author-box" beside a "main-box" class) may be this long, the author's last mention as far from
+    # the text's end: a bio of two or three paragraphs (900 and 1,000 chars on realworld-trafilatura's
+    # two such pages). realworld-trafilatura snippet F1 0.9000 -> 0.9045, pages passing 55 -> 56 of
+    # 86 (two sites' bio boxes gone), fundus-dev and the seven older sets unchanged, no page of them
+    # changed. Such a named box that ends the content, of author_bio_min_extra_chars to this many
+    # chars and with the text author_bio_story_share times its length, goes also when no author's
+    # name is known (bios.drop_named_author_box): realworld-trafilatura 56 -> 57 pages passing
+    # (snippet F1 0.9045 -> 0.9068), dragnet 0.92664 -> 0.92674 (7 pages up: blogs' author boxes,
+    # none down), fundus-dev +0.00003 (LaVanguardia), the other sets unchanged.
+    # ``benchmarks/accuracy.py --option author_bio_named_max_chars=0`` turns both off (2026-11-27).
+    author_bio_named_max_chars: int = 1500
     author_bio_min_extra_chars: int = 30
     author_bio_story_share: float = 4.0
     author_bio_min_name_chars: int = 5

@@ -155,6 +155,9 @@ CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 # The boxes an author's bio after the story comes in (bios.drop_author_bio); a paragraph or a list
 # naming the author is the story's own end ("You can follow ... on Twitter": cx_bbc's gold keeps it).
 AUTHOR_BIO_BOX_TAGS = frozenset({"div", "section", "aside", "footer", "table", "tr", "td"})
+# Class/id names of an author's box ("author-box", "authorbox", "about-author"), which lets a bio box be
+# longer (bios.drop_author_bio; figures at options.author_bio_named_max_chars).
+AUTHOR_BOX_NAME_RE = re.compile(r"author", re.I)
 # Blocks inside the chosen content that the anchor rules may prune.
 PRUNABLE_BLOCK_TAGS = frozenset({"aside", "div", "ul", "ol", "dl", "table", "section", "p", "span", "td",
                                  "tr", "tbody", "li", "header", "center", "font"})
