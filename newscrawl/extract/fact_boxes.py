@@ -17,7 +17,7 @@ from .patterns import FACT_BOX_NAME_RE
 
 def drop_fact_boxes(named: NamedBlocks, nodes: list, options: ExtractOptions) -> None:
     """Remove the fact boxes inside the content's nodes (module docstring)."""
-    boxes = []
+    boxes: list = []
     for element in named.matching(FACT_BOX_NAME_RE, TABLE_TAGS):
         if not inside_any(element, boxes):
             boxes.append(element)

@@ -16,7 +16,7 @@ from .patterns import KICKER_NAME_RE
 
 def drop_kickers(named: NamedBlocks, options: ExtractOptions) -> None:
     """Remove the kickers inside the content's nodes (module docstring); their tails stay."""
-    doomed = []
+    doomed: list = []
     for element in named.matching(KICKER_NAME_RE):
         if not inside_any(element, doomed) and \
                 0 < len(" ".join(text_of(element).split())) <= options.kicker_max_chars:

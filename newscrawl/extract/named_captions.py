@@ -25,7 +25,7 @@ def drop_named_captions(named: NamedBlocks, nodes: list, options: ExtractOptions
     limit = options.named_caption_max_chars
     if limit <= 0:
         return
-    doomed = []
+    doomed: list = []
     for element in named.matching(CAPTION_NAME_RE):
         if element.tag == "p" or element.tag in TABLE_TAGS or inside_any(element, doomed):
             continue
