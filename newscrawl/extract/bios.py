@@ -12,6 +12,7 @@ near an author's name costs one search of its last chars.
 from __future__ import annotations
 
 from .dom import collapsed_text
+from .named_blocks import names_of
 from .options import ExtractOptions
 from .patterns import AUTHOR_BIO_BOX_TAGS, AUTHOR_BOX_NAME_RE
 
@@ -89,7 +90,7 @@ def _last_block(element):
 
 def _named_author_box(element) -> bool:
     """Does the element's class or id name an author's box?"""
-    return AUTHOR_BOX_NAME_RE.search(f"{element.get('class') or ''} {element.get('id') or ''}") is not None
+    return AUTHOR_BOX_NAME_RE.search(names_of(element)) is not None
 
 
 def _last_holder(nodes: list, wanted: str):

@@ -14,7 +14,6 @@ from .options import ExtractOptions
 from .patterns import FACT_BOX_NAME_RE
 
 
-
 def drop_fact_boxes(named: NamedBlocks, nodes: list, options: ExtractOptions) -> None:
     """Remove the fact boxes inside the content's nodes (module docstring)."""
     boxes: list = []

@@ -8,7 +8,7 @@ is no verdict: a block so named goes only when its text is a label's length (at 
 """
 from __future__ import annotations
 
-from .dom import text_of
+from .dom import collapsed_text
 from .named_blocks import NamedBlocks, inside_any
 from .options import ExtractOptions
 from .patterns import KICKER_NAME_RE
@@ -19,6 +19,6 @@ def drop_kickers(named: NamedBlocks, options: ExtractOptions) -> None:
     doomed: list = []
     for element in named.matching(KICKER_NAME_RE):
         if not inside_any(element, doomed) and \
-                0 < len(" ".join(text_of(element).split())) <= options.kicker_max_chars:
+                0 < len(collapsed_text(element)) <= options.kicker_max_chars:
             doomed.append(element)
     named.remove(doomed)

@@ -23,9 +23,9 @@ class NamedBlocks:
         self.found = []
         for node in nodes:
             for element in node.xpath(_NAMED_DESCENDANTS):   # the C walk skips the unnamed elements
-                names = f"{element.get('class') or ''} {element.get('id') or ''}"
+                names = names_of(element)
                 if len(names) >= _MIN_NAMES_CHARS:
-                    self.found.append((element, names.lower()))
+                    self.found.append((element, names))
         self._top = _top(nodes[0]) if nodes else None
         self._removed = False
 
@@ -44,6 +44,11 @@ class NamedBlocks:
             if element.getparent() is not None:
                 element.drop_tree()
                 self._removed = True
+
+
+def names_of(element) -> str:
+    """The element's class and id, lowercased, with a space between them."""
+    return f"{element.get('class') or ''} {element.get('id') or ''}".lower()
 
 
 def _top(element):

@@ -14,8 +14,8 @@ evaluation sets keep those as text (the figures are in options.py).
 from __future__ import annotations
 
 from .captions import picture_unit, strip_unit_text
-from .dom import text_of
-from .named_blocks import TABLE_TAGS, NamedBlocks, inside_any
+from .dom import collapsed_text, text_of
+from .named_blocks import TABLE_TAGS, NamedBlocks, inside_any, names_of
 from .options import ExtractOptions
 from .patterns import CAPTION_NAME_RE, IMAGE_TAGS, PICTURE_BOX_NAME_RE
 
@@ -29,7 +29,7 @@ def drop_named_captions(named: NamedBlocks, nodes: list, options: ExtractOptions
     for element in named.matching(CAPTION_NAME_RE):
         if element.tag == "p" or element.tag in TABLE_TAGS or inside_any(element, doomed):
             continue
-        text = " ".join(text_of(element).split())
+        text = collapsed_text(element)
         if not text or len(text) > limit or next(element.iter(*IMAGE_TAGS), None) is not None:
             continue
         if _beside_picture(element, len(text), nodes, options):
@@ -48,7 +48,7 @@ def _beside_picture(element, own_chars: int, nodes: list, options: ExtractOption
         if pictures or unit.tag == "figure":
             if pictures > 1:
                 return False
-            rest = len(" ".join(text_of(unit).split())) - own_chars
+            rest = len(collapsed_text(unit)) - own_chars
             return rest <= options.named_caption_max_chars
     return False
 
@@ -64,9 +64,9 @@ def drop_picture_box_captions(nodes: list, options: ExtractOptions) -> None:
         unit = picture_unit(image, nodes, options.caption_unit_max_levels)
         if unit is None or unit.tag == "p" or unit.tag in TABLE_TAGS:
             continue
-        if PICTURE_BOX_NAME_RE.search(f"{unit.get('class') or ''} {unit.get('id') or ''}".lower()) is None:
+        if PICTURE_BOX_NAME_RE.search(names_of(unit)) is None:
             continue
-        if len(" ".join(text_of(unit).split())) <= limit and not _holds_paragraph(unit):
+        if len(collapsed_text(unit)) <= limit and not _holds_paragraph(unit):
             strip_unit_text(unit)
 
 
