@@ -6,7 +6,6 @@ setting can be overridden with ``-s NAME=value``; docs/operations.md lists them 
 settings for broad crawls.
 """
 import os
-from importlib.util import find_spec
 
 BOT_NAME = "newscrawl"
 SPIDER_MODULES = ["newscrawl.spiders"]
@@ -78,12 +77,12 @@ NEWSCRAWL_REQUEST_LOG = None
 NEWSCRAWL_LOOPBACK_ONLY = False
 
 # --- event loop -------------------------------------------------------------------
-# The asyncio loop under Twisted's reactor: uvloop's (libuv, in C) where it is installed (requirements.txt),
-# else Python's own. The crawl's main thread runs Scrapy, Twisted and the spider on it; with uvloop the
-# crawl process used 1-6% less CPU (docs/MEASUREMENTS.md, "The hourly cycle at scale": pairs of
-# python3 benchmarks/hourly_cycle.py --sites 1000 and benchmarks/crawl_speed.py run at the same time).
-# Rendering (scrapy-playwright) runs on it as well.
-ASYNCIO_EVENT_LOOP = "uvloop.Loop" if find_spec("uvloop") else None
+# The asyncio loop under Twisted's reactor: Python's own selector loop, named so that an event-loop policy
+# installed elsewhere cannot swap it. uvloop's loop saved the crawl process 1-2% of its CPU, but under
+# Twisted's reactor it lost the reset of about one connection in twenty that a server reset mid-body:
+# the request then waited for the download timeout (tests/test_crawl_resets.py; docs/MEASUREMENTS.md,
+# "The hourly cycle at scale").
+ASYNCIO_EVENT_LOOP = "asyncio.SelectorEventLoop"
 
 # --- logging ------------------------------------------------------------------------
 # INFO: progress, one line per failed request, and the end-of-run report (newscrawl.report.run_report);

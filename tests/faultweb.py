@@ -137,6 +137,35 @@ class Bystander(Site):
         handler.send_reply(Reply(200, article_html("Stolen", 1, 99).encode()))
 
 
+def reset_mid_body(handler: _Handler) -> None:
+    """Headers promising 100,000 bytes, 4,000 of them, then a TCP reset (RST)."""
+    handler.send_response(200)
+    handler.send_header("Content-Type", "text/html")
+    handler.send_header("Content-Length", "100000")
+    handler.end_headers()
+    handler.wfile.write(b"<html><body><p>" + b"partial " * 500)
+    handler.wfile.flush()
+    handler.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    handler.connection.close()
+
+
+class ResetSite(Site):
+    """A home page linking PAGES article URLs, each of which is reset mid-body, on every request."""
+
+    def __init__(self, pages: int):
+        super().__init__()
+        self.pages = [f"/news/2024/06/{1 + i % 28:02d}/cut-{i}.html" for i in range(pages)]
+
+    def serve(self, handler, path, seen):
+        if path == "/":
+            links = "".join(f'<li><a href="{u}">Story {i}</a></li>' for i, u in enumerate(self.pages))
+            handler.send_reply(Reply(200, f"<html><body><ul>{links}</ul></body></html>".encode()))
+        elif path in self.pages:
+            reset_mid_body(handler)
+        else:
+            super().serve(handler, path, seen)
+
+
 class SlowRobotsSite(Site):
     def __init__(self):
         super().__init__()
@@ -224,14 +253,7 @@ class FaultSite(Site):
         handler.send_reply(Reply(200, bytes(range(256)) * 8 + b"\nDisallow /\x00Sitemap: ::::\n", "text/plain"))
 
     def _reset(self, handler, path, seen):
-        handler.send_response(200)
-        handler.send_header("Content-Type", "text/html")
-        handler.send_header("Content-Length", "100000")
-        handler.end_headers()
-        handler.wfile.write(b"<html><body><p>" + b"partial " * 500)
-        handler.wfile.flush()
-        handler.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        handler.connection.close()  # RST: reset mid-body
+        reset_mid_body(handler)
 
     def _slow(self, handler, path, seen):
         time.sleep(SLOW_SECONDS)
@@ -366,11 +388,11 @@ class FaultWeb:
     def start(cls, first_host: int = 60) -> FaultWeb:
         bystander = Bystander()
         bystander.bind("127.0.0.1")
-        fault_host = _free_host(first_host)
+        fault_host = free_loopback_host(first_host)
         fault = FaultSite(bystander.base, _closed_port(fault_host))
         fault.bind(fault_host)
         slow = SlowRobotsSite()
-        slow.bind(_free_host(int(fault_host.rsplit(".", 1)[1]) + 1))
+        slow.bind(free_loopback_host(int(fault_host.rsplit(".", 1)[1]) + 1))
         return cls(fault, slow, bystander)
 
     def sites_config(self) -> list[dict]:
@@ -389,7 +411,7 @@ class FaultWeb:
             site.server.server_close()
 
 
-def _free_host(last: int) -> str:
+def free_loopback_host(last: int) -> str:
     for number in range(last, 250):
         host = f"127.0.0.{number}"
         try:

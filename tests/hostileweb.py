@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from faultweb import Reply, Site, _free_host, article_html
+from faultweb import Reply, Site, free_loopback_host, article_html
 
 Route = Callable[["object", str], None]  # (request handler, path) -> None
 
@@ -63,7 +63,7 @@ class RoutedSite(Site):
 
 def start_site(first_host: int = 150) -> RoutedSite:
     site = RoutedSite()
-    site.bind(_free_host(first_host))
+    site.bind(free_loopback_host(first_host))
     return site
 
 

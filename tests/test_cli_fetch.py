@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from faultweb import _free_host
+from faultweb import free_loopback_host
 from newscrawl.extract import fetch
 from newscrawl.extract.fetch import FetchError, fetch_page
 from test_cli import assert_one_line_error, run_cli
@@ -113,7 +113,7 @@ def test_redirect_to_another_scheme_is_refused_before_any_connection(servers):
 def test_redirect_to_a_private_address_not_named_is_refused(servers):
     bystander = servers(lambda connection, path: connection.sendall(reply("200 OK", body=PAGE)))
     site = servers(lambda connection, path: connection.sendall(reply("302 Found", f"Location: {bystander.base}/x\r\n")),
-                   host=_free_host(90))
+                   host=free_loopback_host(90))
     done = run_cli(f"{site.base}/page.html")
     assert_one_line_error(done)
     assert "private address" in done.stderr
