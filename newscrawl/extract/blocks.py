@@ -114,6 +114,18 @@ def _unit_link(heading, node, options: ExtractOptions) -> bool:
     return False
 
 
+def is_teaser_card(element, options: ExtractOptions) -> bool:
+    """A card that points to another story (a nested ``<article>``: a kicker and headline over an
+    excerpt and a picture): a heading that is a headline link (is_linked_heading), or a heading
+    beside a link without text laid over the whole card."""
+    headings = list(element.iter(*HEADING_TAGS))
+    if not headings:
+        return False
+    if any(is_linked_heading(heading, options.teaser_heading_link_share) for heading in headings):
+        return True
+    return any(a.get("href") and not "".join(a.itertext()).strip() and not len(a) for a in element.iter("a"))
+
+
 def is_teaser_list(text_chars: int, linked_headings: int, options: ExtractOptions) -> bool:
     """A list of teasers (related or latest posts: a headline link, a short excerpt, a date): at
     least ``teaser_list_min_units`` headline links, and fewer than ``teaser_list_max_unit_chars``
