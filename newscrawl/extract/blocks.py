@@ -116,14 +116,12 @@ def _unit_link(heading, node, options: ExtractOptions) -> bool:
 
 def is_teaser_card(element, options: ExtractOptions) -> bool:
     """A card that points to another story (a nested ``<article>``: a kicker and headline over an
-    excerpt and a picture): a heading that is a headline link (is_linked_heading), or a heading
-    beside a link without text laid over the whole card."""
-    headings = list(element.iter(*HEADING_TAGS))
-    if not headings:
-        return False
-    if any(is_linked_heading(heading, options.teaser_heading_link_share) for heading in headings):
+    excerpt and a picture): a link without text laid over the whole card, or a heading that is a
+    headline link (is_linked_heading)."""
+    if any(a.get("href") and not len(a) and not (a.text or "").strip() for a in element.iter("a")):
         return True
-    return any(a.get("href") and not "".join(a.itertext()).strip() and not len(a) for a in element.iter("a"))
+    return any(is_linked_heading(heading, options.teaser_heading_link_share)
+               for heading in element.iter(*HEADING_TAGS))
 
 
 def is_teaser_list(text_chars: int, linked_headings: int, options: ExtractOptions) -> bool:
