@@ -114,6 +114,16 @@ def _unit_link(heading, node, options: ExtractOptions) -> bool:
     return False
 
 
+def is_teaser_card(element, options: ExtractOptions) -> bool:
+    """A card that points to another story (a nested ``<article>``: a kicker and headline over an
+    excerpt and a picture): a link without text laid over the whole card, or a heading that is a
+    headline link (is_linked_heading)."""
+    if any(a.get("href") and not len(a) and not (a.text or "").strip() for a in element.iter("a")):
+        return True
+    return any(is_linked_heading(heading, options.teaser_heading_link_share)
+               for heading in element.iter(*HEADING_TAGS))
+
+
 def is_teaser_list(text_chars: int, linked_headings: int, options: ExtractOptions) -> bool:
     """A list of teasers (related or latest posts: a headline link, a short excerpt, a date): at
     least ``teaser_list_min_units`` headline links, and fewer than ``teaser_list_max_unit_chars``

@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .blocks import (has_prose, is_dated_link_list, is_link_navigation, is_link_teaser, is_teaser_list,
+from .blocks import (has_prose, is_dated_link_list, is_link_navigation, is_link_teaser, is_teaser_card, is_teaser_list,
                      teaser_headings)
 from .captions import drop_repeated_captions
 from .declared import DeclaredBody, coverage, declared_shingles
@@ -349,7 +349,7 @@ def prune_blocks(table: DensityTable, nodes: list, options: ExtractOptions) -> N
         start = table.find(node)
         if start is None:
             continue
-        teasers = _teaser_lists(table, node, start, options)
+        teasers = _teaser_lists(table, node, start, options) | _teaser_cards(table, start, options)
         end = start + tags[start]
         i = start + 1
         while i <= end:
@@ -391,6 +391,23 @@ def _teaser_lists(table: DensityTable, node, start: int, options: ExtractOptions
             continue
         i += 1
     return found if table.text[start] - listed > listed else set()
+
+
+def _teaser_cards(table: DensityTable, start: int, options: ExtractOptions) -> set[int]:
+    """Indexes of the teaser cards inside the content node: an ``<article>`` nested in it of fewer
+    than ``teaser_card_max_chars`` chars that is a teaser of another story (blocks.is_teaser_card),
+    and does not hold the story's longest paragraph; as for teaser lists, only when the node holds
+    more text outside the cards than in them (a front page of cards is judged as a whole)."""
+    end = start + table.tags[start]
+    cards = [i for i in range(start + 1, end + 1) if table.tag_names[i] == "article"
+             and 0 < table.text[i] < options.teaser_card_max_chars and table.link_tags[i]]
+    if not cards:
+        return set()
+    story = _longest_paragraph(table, start, end)
+    found = {i for i in cards if not i < story <= i + table.tags[i]
+             and is_teaser_card(table.elements[i], options)}
+    carded = sum(table.text[i] for i in found)
+    return found if table.text[start] - carded > carded else set()
 
 
 def _longest_paragraph(table: DensityTable, start: int, end: int) -> int:
