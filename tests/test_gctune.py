@@ -38,7 +38,7 @@ def test_threshold_zero_leaves_the_collector_alone():
 
 def test_the_meter_counts_collections_and_their_cpu_per_generation(restore_gc):
     crawler = get_crawler(settings_dict={"NEWSCRAWL_GC_THRESHOLD": 12345})
-    crawler.stats.open_spider(None)
+    crawler.stats.open_spider()
     extension = GcTuningExtension.from_crawler(crawler)
     extension.engine_started()
     held = [[[] for _ in range(100)] for _ in range(2000)]  # containers for the collections to walk
