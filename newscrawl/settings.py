@@ -79,8 +79,8 @@ NEWSCRAWL_LOOPBACK_ONLY = False
 # --- event loop -------------------------------------------------------------------
 # The asyncio loop under Twisted's reactor: Python's own selector loop, named so that an event-loop policy
 # installed elsewhere cannot swap it. uvloop's loop saved the crawl process 1-2% of its CPU, but under
-# Twisted's reactor it lost the reset of about one connection in twenty that a server reset mid-body:
-# the request then waited for the download timeout (tests/test_crawl_resets.py; docs/MEASUREMENTS.md,
+# Twisted's reactor it lost the resets of connections a server cut mid-body (15 of 120 in a crawl):
+# each such request then waited for the download timeout (tests/test_crawl_resets.py; docs/MEASUREMENTS.md,
 # "The hourly cycle at scale").
 ASYNCIO_EVENT_LOOP = "asyncio.SelectorEventLoop"
 

@@ -29,20 +29,19 @@ logger = logging.getLogger(__name__)
 class GcTuningExtension:
     """At engine start: ``gc.freeze()`` and the young-generation threshold from the settings."""
 
-    def __init__(self, threshold: int):
+    def __init__(self, threshold: int, stats):
         self.threshold = threshold
+        self.stats = stats
         self.meter = GcMeter()
-        self.stats = None
 
     @classmethod
     def from_crawler(cls, crawler):
         threshold = crawler.settings.getint("NEWSCRAWL_GC_THRESHOLD")   # declared in newscrawl/settings.py
         if threshold <= 0:
             raise NotConfigured
-        extension = cls(threshold)
+        extension = cls(threshold, crawler.stats)
         crawler.signals.connect(extension.engine_started, signal=signals.engine_started)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
-        extension.stats = crawler.stats
         return extension
 
     def engine_started(self) -> None:
@@ -55,8 +54,7 @@ class GcTuningExtension:
 
     def spider_closed(self) -> None:
         self.meter.stop()
-        if self.stats is not None:
-            self.meter.record(self.stats)
+        self.meter.record(self.stats)
 
 
 class GcMeter:
