@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
 import signal
 import subprocess
@@ -26,6 +27,10 @@ def echo_size(payload: bytes) -> int:
 def size_after_a_while(payload: bytes) -> int:
     time.sleep(0.02)
     return len(payload)
+
+
+def finished_at(size: int) -> tuple[float, bytes]:
+    return time.monotonic(), b"r" * size
 
 
 def fail(message: str) -> None:
@@ -86,6 +91,49 @@ def test_tasks_waiting_for_a_busy_worker_are_held_once_not_copied_at_each_submit
         pool.shutdown()
     assert sizes == [len(payload)] * tasks
     assert peak < 1.3 * tasks * len(payload), f"peak {peak / 1e6:.1f} MB for {tasks * len(payload) / 1e6:.1f} MB of tasks"
+
+
+wide_pipes = pytest.mark.skipif(not hasattr(fcntl, "F_SETPIPE_SZ"), reason="pipe sizes are set on Linux only")
+
+
+@wide_pipes
+def test_pages_for_a_busy_worker_wait_in_its_pipe_not_in_the_crawl():
+    # While the worker runs a long task, the next 15 pages of 45 KB go straight into its pipe: the
+    # event loop need not wake again to feed it (a 64 KB pipe took one page and kept the rest).
+    pool = WorkerPool(1)
+    try:
+        async def run():
+            await pool.submit(double, 1)
+            busy = pool.submit(pid_after, 0.5)
+            pages = [pool.submit(echo_size, os.urandom(45_000)) for _ in range(15)]
+            waiting = len(pool.workers[0].outgoing)
+            return waiting, await asyncio.wait_for(asyncio.gather(busy, *pages), 30)
+
+        waiting, answers = asyncio.run(run())
+    finally:
+        pool.shutdown()
+    assert answers[1:] == [45_000] * 15
+    assert waiting == 0
+
+
+@wide_pipes
+def test_a_worker_goes_on_while_the_event_loop_is_busy():
+    # Results of 50 KB: while the loop's thread is busy for 0.6 s and reads none, the worker still
+    # finishes all ten tasks (with a 64 KB pipe it blocked on sending its second result).
+    pool = WorkerPool(1)
+    try:
+        async def run():
+            await pool.submit(double, 1)
+            futures = [pool.submit(finished_at, 50_000) for _ in range(10)]
+            time.sleep(0.6)  # the loop's thread busy elsewhere: no result is read meanwhile
+            busy_until = time.monotonic()
+            return busy_until, await asyncio.wait_for(asyncio.gather(*futures), 30)
+
+        busy_until, answers = asyncio.run(run())
+    finally:
+        pool.shutdown()
+    assert [len(body) for _, body in answers] == [50_000] * 10
+    assert max(finished for finished, _ in answers) < busy_until
 
 
 def test_an_exception_in_the_task_reaches_the_caller(pool):
