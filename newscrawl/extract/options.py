@@ -514,6 +514,12 @@ class ExtractOptions:
     # token F1 on the development sets (python -m newscrawl.extract.evaluate, README "methods").
     content_blocks: bool = False
 
+    # --- reader comments (comments.py) -----------------------------------------
+    # Append the prose of the page's reader comments after the article (text and html).
+    include_comments: bool = False
+    # ... only when the comments hold at most this many chars per char of the article.
+    comments_max_share: float = float("inf")
+
 DEFAULT_OPTIONS = ExtractOptions()
 # The option names, read once (every extract call checks its keywords against them).
 _OPTION_NAMES = frozenset(f.name for f in fields(ExtractOptions))
