@@ -46,7 +46,7 @@ class CommentArea:
         self.prose = prose
 
 
-def find_comment_areas(root: lxml.html.HtmlElement) -> list[CommentArea]:
+def find_comment_areas(root: lxml.html.HtmlElement, options: ExtractOptions) -> list[CommentArea]:
     """The page's comment areas, in page order, read before the cleaning pass removes them.
 
     An area holding the page's ``<h1>`` is a wrapper of the article, not a comment area."""
@@ -60,7 +60,7 @@ def find_comment_areas(root: lxml.html.HtmlElement) -> list[CommentArea]:
             continue
         if next(element.iter("h1"), None) is not None or not _holds_units(element):
             continue
-        prose = _prose_copy(element)
+        prose = _prose_copy(element, options)
         if prose is not None:
             chosen.add(element)
             areas.append(CommentArea(element, prose))
@@ -106,18 +106,19 @@ def _names_furniture(names: str) -> bool:
 
 
 def _holds_units(area: lxml.html.HtmlElement) -> bool:
-    """Does the area hold a comment unit: an element named by the comment vocabulary, or a list item?"""
-    for element in area.iterdescendants(lxml.etree.Element):
-        if element.tag in _LIST_ITEM_TAGS:
-            return True
-        if element.tag in _UNIT_TAGS:
+    """Does the area hold a comment unit: a list item, or an element named by the comment
+    vocabulary (not as furniture), that holds a paragraph or text of its own?"""
+    for element in area.iterdescendants(*_UNIT_TAGS):
+        if element.tag not in _LIST_ITEM_TAGS:
             names = _names(element)
-            if names and COMMENT_BLOCK_RE.search(names) and not _names_furniture(names):
-                return True
+            if not names or not COMMENT_BLOCK_RE.search(names) or _names_furniture(names):
+                continue
+        if (element.text and not element.text.isspace()) or next(element.iter("p"), None) is not None:
+            return True
     return False
 
 
-def _prose_copy(area: lxml.html.HtmlElement) -> lxml.html.HtmlElement | None:
+def _prose_copy(area: lxml.html.HtmlElement, options: ExtractOptions) -> lxml.html.HtmlElement | None:
     """A copy of the area without its furniture; None when no prose is left."""
     prose = copy.deepcopy(area)
     prose.tail = None
@@ -126,8 +127,9 @@ def _prose_copy(area: lxml.html.HtmlElement) -> lxml.html.HtmlElement | None:
               or (element.tag not in _UNIT_ITEM_TAGS and _names_furniture(_names(element)))]
     doomed.extend(prose.iterdescendants(lxml.etree.Comment))
     _drop_all(doomed)
-    _drop_all([block for block in prose.iterdescendants(*_LINE_TAGS) if _is_furniture_line(block)])
-    if not collapsed_text(prose):
+    _drop_all([block for block in prose.iterdescendants(*_LINE_TAGS) if _is_furniture_line(block, options)])
+    text = collapsed_text(prose)
+    if not text or _link_share(prose, text) > options.comments_area_max_link_share:
         return None
     return prose
 
@@ -138,7 +140,7 @@ def _drop_all(elements: list) -> None:
             element.drop_tree()   # keeps its tail: text after a dropped author line stays
 
 
-def _is_furniture_line(block: lxml.html.HtmlElement) -> bool:
+def _is_furniture_line(block: lxml.html.HtmlElement, options: ExtractOptions) -> bool:
     """A block whose text is all links ("Reply", "Load more..."), a blog engine's furniture line
     ("Leave a reply") or a date alone."""
     text = collapsed_text(block)
@@ -146,5 +148,10 @@ def _is_furniture_line(block: lxml.html.HtmlElement) -> bool:
         return False
     if FURNITURE_LINE_RE.match(text) or TIMESTAMP_LINE_RE.match(text):
         return True
+    return _link_share(block, text) >= options.comments_line_max_link_share
+
+
+def _link_share(block: lxml.html.HtmlElement, text: str) -> float:
+    """The share of the block's non-space chars that are in links."""
     linked = sum(len("".join(link.text_content().split())) for link in block.iter("a"))
-    return linked >= len("".join(text.split()))
+    return linked / max(1, len("".join(text.split())))

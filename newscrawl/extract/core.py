@@ -95,7 +95,7 @@ def extract(html: str | bytes, url: str | None = None, *, options: ExtractOption
     published = find_published(root, page, url, fetched_at, opts)
     authors = find_authors(root, page, opts)
     declared = read_declared_body(root, page, opts)   # before cleaning: on the page as served
-    comment_areas = find_comment_areas(root) if opts.include_comments else []   # the cleaning drops them
+    comment_areas = find_comment_areas(root, opts) if opts.include_comments else []   # the cleaning drops them
 
     if opts.content_blocks:
         remove_noise_blocks(root, opts)

@@ -519,6 +519,14 @@ class ExtractOptions:
     include_comments: bool = False
     # ... only when the comments hold at most this many chars per char of the article.
     comments_max_share: float = float("inf")
+    # A block of a comment area with at least this share of its non-space chars in links is a link
+    # line ("Reply", "Load more", a recent-comments widget's "Ann on <post title>"), not prose;
+    comments_line_max_link_share: float = 0.5
+    # an area with more than this share in links once those lines are gone is a list of links.
+    # Readers' prose rarely holds links. Both from the recent-comments widgets that the first
+    # form (all-link lines only) appended on 2 fundus-dev and 40 dragnet pages (benchmarks/accuracy.py
+    # --option include_comments=true --per-site, 2026-11-28).
+    comments_area_max_link_share: float = 0.3
 
 DEFAULT_OPTIONS = ExtractOptions()
 # The option names, read once (every extract call checks its keywords against them).
