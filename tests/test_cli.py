@@ -127,15 +127,16 @@ def test_missing_page_on_loopback_server(page_server):
     assert_one_line_error(run_cli(f"{page_server}/no-such-case/source.html"))
 
 
+
 COMMENTS_CASE = REPO_ROOT / "tests" / "pages" / "en_blog_reader_comments"
 COMMENT_LINE = "How many tonnes of stone did the whole stretch take, roughly?"
 
 
-def test_comments_flag_appends_reader_comments():
-    page = str(COMMENTS_CASE / "source.html")
-    plain = run_cli(page, "--format", "text")
-    with_comments = run_cli(page, "--format", "text", "--comments")
-    assert plain.returncode == with_comments.returncode == 0, (plain.stderr, with_comments.stderr)
-    assert COMMENT_LINE not in plain.stdout
-    assert with_comments.stdout.rstrip().endswith(COMMENT_LINE)
-    assert "Leave a Reply" not in with_comments.stdout
+
+@pytest.mark.parametrize("flag, kept", [((), False), (("--comments",), True)])
+def test_comments_flag(flag, kept):
+    done = run_cli(str(COMMENTS_CASE / "source.html"), "--format", "text", *flag)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith(COMMENT_LINE) is kept
+    assert "Leave a Reply" not in done.stdout
+    assert "The wall along the lower field had been slumping" in done.stdout

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import lxml.html
-import pytest
 
 from newscrawl.extract import extract
 
@@ -52,16 +51,27 @@ def test_comment_furniture_and_form_stay_out():
 
 
 def test_without_the_option_no_comment_at_all():
-    result = extract(SOURCE)
+    result = extract(SOURCE, include_comments=False)
     assert result.text.splitlines()[-1].endswith(ARTICLE_END)
     for line in COMMENT_LINES:
         assert line not in result.text
         assert line not in result.html
-    assert result.text == extract(SOURCE, include_comments=False).text
+
+
+def test_by_default_no_comment():
+    assert extract(SOURCE).text == extract(SOURCE, include_comments=False).text
+
+
+def test_in_main_only_takes_the_areas_inside_the_main_content():
+    assert extract(SOURCE, include_comments=True, comments_in_main_only=True).text.splitlines()[-3:] == COMMENT_LINES
+    outside = SOURCE.replace(b"<main ", b"<div ").replace(b"</main>", b"</div>")
+    assert extract(outside, include_comments=True).text.splitlines()[-3:] == COMMENT_LINES
+    in_main_only = extract(outside, include_comments=True, comments_in_main_only=True)
+    assert in_main_only.text.splitlines()[-1].endswith(ARTICLE_END)
 
 
 def test_comments_longer_than_the_share_are_left_out():
-    article = extract(SOURCE).text
+    article = extract(SOURCE, include_comments=False).text
     share = len("\n".join(COMMENT_LINES)) / len(article)
     assert extract(SOURCE, include_comments=True, comments_max_share=share * 1.01).text.endswith(COMMENT_LINES[-1])
     assert extract(SOURCE, include_comments=True, comments_max_share=share * 0.99).text == article
@@ -119,9 +129,9 @@ RECENT_COMMENTS_WIDGET = """<html><head><title>Pruning the old pear</title></hea
 </ul></div></aside></body></html>"""
 
 
-@pytest.mark.parametrize("page", [RECENT_COMMENTS_WIDGET])
-def test_a_list_of_links_to_comments_is_not_comments(page):
+def test_a_list_of_links_to_comments_is_not_comments():
+    page = RECENT_COMMENTS_WIDGET
     with_option = extract(page, include_comments=True)
-    assert with_option.text == extract(page).text
+    assert with_option.text == extract(page, include_comments=False).text
     assert "Ann" not in with_option.text
 

@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     result = extract(body, args.url or url, encoding=args.encoding or charset,
-                     fetched_at=datetime.now(timezone.utc), template=template, include_comments=args.comments)
+                     fetched_at=datetime.now(timezone.utc), template=template,
+                     include_comments=args.comments)
     return print_result(result, args.format, args.source)
 
 

@@ -16,6 +16,7 @@ chosen, so comments never change which block is the article, its score or its ve
 from __future__ import annotations
 
 import copy
+import string
 
 import lxml.etree
 import lxml.html
@@ -23,8 +24,8 @@ import lxml.html
 from .dom import collapsed_text
 from .options import ExtractOptions
 from .output import render_text
-from .patterns import (COMMENT_AREA_TAGS, COMMENT_BLOCK_RE, COMMENT_FURNITURE_TAGS, COMMENT_FURNITURE_WORDS,
-                       FURNITURE_LINE_RE, TIMESTAMP_LINE_RE)
+from .patterns import (COMMENT_AREA_TAGS, COMMENT_BLOCK_RE, COMMENT_BLOCK_TOKEN, COMMENT_BLOCK_WORDS,
+                       COMMENT_FURNITURE_TAGS, COMMENT_FURNITURE_WORDS, FURNITURE_LINE_RE, TIMESTAMP_LINE_RE)
 
 # Blocks of a comment area read as one line each: dropped when the line is all links, furniture or a date.
 _LINE_TAGS = ("p", "div", "span", "li", "dd", "dt", "ul", "ol", "dl", "article", "section", "blockquote")
@@ -46,24 +47,41 @@ class CommentArea:
         self.prose = prose
 
 
+def _candidates_xpath(scope: str) -> lxml.etree.XPath:
+    """The blocks of ``scope`` whose lowercased class or id holds a word of the comment vocabulary
+    (one XPath walk in C: most pages have none, and are done here)."""
+    names = f"translate(concat(@class, ' ', @id), '{string.ascii_uppercase}', '{string.ascii_lowercase}')"
+    words = " or ".join(f"contains({names}, '{word}')" for word in (*COMMENT_BLOCK_WORDS, COMMENT_BLOCK_TOKEN))
+    tags = " or ".join(f"self::{tag}" for tag in COMMENT_AREA_TAGS)
+    return lxml.etree.XPath(f"{scope}//*[{tags}][{words}]")
+
+
+_ANYWHERE = _candidates_xpath("")
+_IN_MAIN = _candidates_xpath("(//main | //article)")
+
+
 def find_comment_areas(root: lxml.html.HtmlElement, options: ExtractOptions) -> list[CommentArea]:
     """The page's comment areas, in page order, read before the cleaning pass removes them.
 
-    An area holding the page's ``<h1>`` is a wrapper of the article, not a comment area."""
+    An area holding the page's ``<h1>`` is a wrapper of the article, not a comment area. With
+    ``comments_in_main_only``, only areas inside the page's ``<main>`` or an ``<article>`` whose
+    comments are list items or ``<article>`` elements."""
     areas: list[CommentArea] = []
     chosen: set = set()
-    for element in root.iter(*COMMENT_AREA_TAGS):
+    in_main_only = options.comments_in_main_only
+    for element in (_IN_MAIN if in_main_only else _ANYWHERE)(root):
         names = _names(element)
-        if not names or not COMMENT_BLOCK_RE.search(names) or _names_furniture(names):
+        if not COMMENT_BLOCK_RE.search(names) or _names_furniture(names):
             continue
         if any(ancestor in chosen for ancestor in element.iterancestors()):
             continue
         if next(element.iter("h1"), None) is not None or not _holds_units(element):
             continue
         prose = _prose_copy(element, options)
-        if prose is not None:
-            chosen.add(element)
-            areas.append(CommentArea(element, prose))
+        if prose is None or (in_main_only and next(prose.iter(*_UNIT_ITEM_TAGS, "dd"), None) is None):
+            continue
+        chosen.add(element)
+        areas.append(CommentArea(element, prose))
     return areas
 
 
