@@ -6,8 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import lxml.html
+import pytest
+from scrapy.utils.test import get_crawler
 
+from newscrawl.crawl.pipelines import ExtractPipeline
 from newscrawl.extract import extract
+from newscrawl.items import ArticleItem, PageItem
 
 CASE = Path(__file__).resolve().parent / "pages" / "en_blog_reader_comments"
 SOURCE = (CASE / "source.html").read_bytes()
@@ -124,8 +128,8 @@ RECENT_COMMENTS_WIDGET = """<html><head><title>Pruning the old pear</title></hea
 <p>The cuts were made just outside the branch collar, which lets the tree close the wound on its own.</p>
 </article>
 <aside><div class="widget widget_comments" id="sidebar-comments"><h2>What readers say</h2><ul>
-<li class="comment-item"><span>Ann</span> on <a href="/wall">Rebuilding a dry stone wall in one weekend</a></li>
-<li class="comment-item"><span>Bob</span> on <a href="/seeds">This year's seed order from the catalogue</a></li>
+<li class="comment-item">Ann on <a href="/wall">Rebuilding a dry stone wall in one weekend</a></li>
+<li class="comment-item">Bob on <a href="/seeds">This year's seed order from the catalogue</a></li>
 </ul></div></aside></body></html>"""
 
 
@@ -135,3 +139,16 @@ def test_a_list_of_links_to_comments_is_not_comments():
     assert with_option.text == extract(page, include_comments=False).text
     assert "Ann" not in with_option.text
 
+
+
+@pytest.mark.parametrize("options, kept", [({}, False), ({"include_comments": True}, True)])
+def test_the_crawl_passes_the_option_through(options, kept):
+    settings = {"NEWSCRAWL_EXTRACT_WORKERS": 0, "NEWSCRAWL_EXTRACT_OPTIONS": options}
+    pipeline = ExtractPipeline.from_crawler(get_crawler(settings_dict=settings))
+    page = PageItem(url="http://127.0.0.2:8000/2023/04/dry-stone-wall/", site="hillside", body=SOURCE,
+                    encoding="utf-8", discovered_via="feed", fetched_at="2023-04-20T00:00:00+00:00",
+                    url_kind="article")
+    item = pipeline.process_item(page)
+    assert isinstance(item, ArticleItem)
+    assert item.text.endswith(COMMENT_LINES[-1]) is kept
+    assert "Leave a Reply" not in item.text
