@@ -7,8 +7,9 @@ WordPress' ``ol.comment-list`` and ``div#comments``, Blogger's ``div.comments``,
 named by the same vocabulary, or the items of a list. The outermost such block is the area; the
 reply form, the author and date lines, reply links and headings inside it are furniture
 (``patterns.COMMENT_FURNITURE_WORDS``, ``COMMENT_FURNITURE_TAGS``), and so is every block whose
-text is all links ("Reply", "Load more...", "Delete"). What is left is the readers' prose, in the
-page's own markup.
+text is mostly links ("Reply", "Load more...", "Delete"; ``comments_line_max_link_share``). What
+is left is the readers' prose, in the page's own markup; an area that is still mostly links is a
+list of links to comments, not comments.
 
 Areas are copied before the cleaning pass (which drops them) and appended after the article is
 chosen, so comments never change which block is the article, its score or its verdict.
@@ -27,7 +28,7 @@ from .output import render_text
 from .patterns import (COMMENT_AREA_TAGS, COMMENT_BLOCK_RE, COMMENT_BLOCK_TOKEN, COMMENT_BLOCK_WORDS,
                        COMMENT_FURNITURE_TAGS, COMMENT_FURNITURE_WORDS, FURNITURE_LINE_RE, TIMESTAMP_LINE_RE)
 
-# Blocks of a comment area read as one line each: dropped when the line is all links, furniture or a date.
+# Blocks of a comment area read as one line each: dropped when the line is mostly links, furniture or a date.
 _LINE_TAGS = ("p", "div", "span", "li", "dd", "dt", "ul", "ol", "dl", "article", "section", "blockquote")
 # Elements that can be one comment of an area (named by the vocabulary, or a list's item).
 _UNIT_TAGS = frozenset({"li", "article", "div", "dd", "p", "section", "blockquote"})
@@ -159,8 +160,8 @@ def _drop_all(elements: list) -> None:
 
 
 def _is_furniture_line(block: lxml.html.HtmlElement, options: ExtractOptions) -> bool:
-    """A block whose text is all links ("Reply", "Load more..."), a blog engine's furniture line
-    ("Leave a reply") or a date alone."""
+    """A block whose text is mostly links ("Reply", "Load more...", "Ann on <post title>"), a blog
+    engine's furniture line ("Leave a reply") or a date alone."""
     text = collapsed_text(block)
     if not text:
         return False
