@@ -125,3 +125,18 @@ def test_gbk_url_on_loopback_server(page_server):
 
 def test_missing_page_on_loopback_server(page_server):
     assert_one_line_error(run_cli(f"{page_server}/no-such-case/source.html"))
+
+
+
+COMMENTS_CASE = REPO_ROOT / "tests" / "pages" / "en_blog_reader_comments"
+COMMENT_LINE = "How many tonnes of stone did the whole stretch take, roughly?"
+
+
+
+@pytest.mark.parametrize("flag, kept", [((), False), (("--comments",), True)])
+def test_comments_flag(flag, kept):
+    done = run_cli(str(COMMENTS_CASE / "source.html"), "--format", "text", *flag)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith(COMMENT_LINE) is kept
+    assert "Leave a Reply" not in done.stdout
+    assert "The wall along the lower field had been slumping" in done.stdout

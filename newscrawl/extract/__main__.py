@@ -1,4 +1,4 @@
-"""Command line: ``python -m newscrawl.extract FILE|URL [--format json|text|html] [--template T.json]``.
+"""Command line: ``python -m newscrawl.extract FILE|URL [--format json|text|html] [--template T.json] [--comments]``.
 
 ``python -m newscrawl.extract --learn-template DIR [-o template.json]`` learns a
 site template from the pages of a folder (printed, or written to -o); exit 1
@@ -51,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=_seconds, default=FETCH_TIMEOUT_SECONDS,
                         help=f"seconds for the whole fetch of a URL, redirects included (default {FETCH_TIMEOUT_SECONDS:g})")
     parser.add_argument("--template", help="a site template (JSON) to use on the page")
+    parser.add_argument("--comments", action="store_true",
+                        help="append the prose of the page's reader comments after the article")
     parser.add_argument("--learn-template", metavar="DIR", help="learn a site template from a folder of pages")
     parser.add_argument("-o", "--output", help="with --learn-template: write the template to this file")
     args = parser.parse_args(argv)
@@ -65,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     result = extract(body, args.url or url, encoding=args.encoding or charset,
-                     fetched_at=datetime.now(timezone.utc), template=template)
+                     fetched_at=datetime.now(timezone.utc), template=template,
+                     include_comments=args.comments)
     return print_result(result, args.format, args.source)
 
 

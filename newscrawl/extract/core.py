@@ -5,6 +5,7 @@ from datetime import datetime
 
 from .authors import find_authors
 from .bios import drop_author_bio, drop_named_author_box
+from .comments import append_comments, find_comment_areas
 from .confidence import declares_article, score_article
 from .contentblocks import remove_noise_blocks
 from .dates import find_published
@@ -94,6 +95,7 @@ def extract(html: str | bytes, url: str | None = None, *, options: ExtractOption
     published = find_published(root, page, url, fetched_at, opts)
     authors = find_authors(root, page, opts)
     declared = read_declared_body(root, page, opts)   # before cleaning: on the page as served
+    comment_areas = find_comment_areas(root, opts) if opts.include_comments else []   # the cleaning drops them
 
     if opts.content_blocks:
         remove_noise_blocks(root, opts)
@@ -121,7 +123,10 @@ def extract(html: str | bytes, url: str | None = None, *, options: ExtractOption
     og_type = page.first("og:type")
     score = 0.0 if reason else score_article(text, link_density, published is not None,
                                              declares_article(og_type, schema_types), opts)
-    html = render_html(selection.nodes, url, keep_nodes=False)   # the last use of the tree
+    comment_nodes: list = []
+    if comment_areas:
+        text, comment_nodes = append_comments(comment_areas, selection.nodes, text, opts)
+    html = render_html([*selection.nodes, *comment_nodes], url, keep_nodes=False)   # the last use of the tree
     return ExtractResult(
         url=url, title=title, published=published, text=text,
         html=html,

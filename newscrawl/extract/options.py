@@ -514,6 +514,32 @@ class ExtractOptions:
     # token F1 on the development sets (python -m newscrawl.extract.evaluate, README "methods").
     content_blocks: bool = False
 
+    # --- reader comments (comments.py) -----------------------------------------
+    # Append the prose of the page's reader comments after the article (text and html). Off: the
+    # golds disagree on comments (realworld-trafilatura keeps them; dragnet, cleanportaleval,
+    # readability, htmltotext, fundus-dev and this project's own page cases drop them), and no
+    # form tried kept every older set near its floor with headroom left. Token F1 (snippet F1 /
+    # pages passing on realworld-trafilatura), off -> on: realworld 0.9068 / 57 of 86 -> 0.9415 /
+    # 67, dragnet 0.92677 -> 0.87203, cleanportaleval 0.95714 -> 0.92111, fundus-dev 0.95380 ->
+    # 0.95209 (docs/MEASUREMENTS.md, 2026-11-28, "Reader comments": every form, per set).
+    include_comments: bool = False
+    # With it on, comments holding more than this many chars per char of the article are left out
+    # (none by default). At 0.1: realworld 0.9177 / 61, dragnet 0.92543, fundus-dev 0.95303.
+    comments_max_share: float = float("inf")
+    # With it on, only comment areas inside the page's <main> or an <article>, whose comments are
+    # list items or <article>s. With comments_max_share=1.0: realworld 0.9231 / 61 (4 pages of 4
+    # sites), htmltotext 0.90668 -> 0.90207 (one page), dragnet 0.92667, readability 0.95665,
+    # fundus-dev and the others unchanged; it also takes the comments of a news page's <main>.
+    comments_in_main_only: bool = False
+    # A block of a comment area with at least this share of its non-space chars in links is a link
+    # line ("Reply", "Load more", a recent-comments widget's "Ann on <post title>"), not prose;
+    comments_line_max_link_share: float = 0.5
+    # an area with more than this share in links once those lines are gone is a list of links.
+    # Readers' prose rarely holds links. Both from the recent-comments widgets that a first form
+    # (all-link lines only) appended on 2 fundus-dev and 40 dragnet pages with every comment area
+    # taken (docs/MEASUREMENTS.md, 2026-11-28, "Reader comments").
+    comments_area_max_link_share: float = 0.3
+
 DEFAULT_OPTIONS = ExtractOptions()
 # The option names, read once (every extract call checks its keywords against them).
 _OPTION_NAMES = frozenset(f.name for f in fields(ExtractOptions))

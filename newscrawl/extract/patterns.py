@@ -434,3 +434,23 @@ NAMED_DATE_LINE_RE = re.compile(rf"^{_DATE}(?:\s*,?\s*(?:um\s+|at\s+|-\s*)?{_TIM
 # The link that closes a teaser: its excerpt and this link are a pointer to another page
 # (furniture.drop_read_more_teasers).
 READ_MORE_LINK_RE = re.compile(r"^(?:weiterlesen|mehr lesen|read more|continue reading|mehr|weiter)\s*(?:»|›|→|\.\.\.|…)?$", re.I)
+
+# Reader comments (comments.py, ExtractOptions.include_comments). The parts of a comment area that
+# are not a reader's prose, by class/id word, matched anywhere in the lowercased name: the author
+# line and avatar, date and permalink, reply and edit links, votes, the reply form ("respond"),
+# headers and footers of a comment, the area's pagination, its notices (log in, rules, a banner
+# asking for comments) and the sidebars' lists of recent or most commented posts.
+# "comment-content", "comment-body" and "comment-text" match none of them.
+COMMENT_FURNITURE_WORDS = ("author", "avatar", "vcard", "meta", "date", "time", "permalink", "reply",
+                           "respond", "form", "action", "edit", "moderation", "vote", "rating", "like",
+                           "share", "header", "footer", "says", "pagination", "navigation", "count",
+                           "subscri", "login", "policy", "notice", "disclaimer", "guideline", "banner",
+                           "follow", "recent", "latest", "popular", "most", "related", "filter", "sort")
+# Tags of a comment area that hold no reader's prose: headings ("3 thoughts on ...", "Leave a
+# Reply"), the form's fields, the author's name (<cite>), the date (<time>), pictures and scripts.
+COMMENT_FURNITURE_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6", "header", "footer", "nav", "form",
+                          "textarea", "input", "button", "select", "label", "fieldset", "cite", "time",
+                          "img", "picture", "svg", "figure", "script", "style", "noscript", "iframe",
+                          "template")
+# Tags a comment area can be: a block, a list of comments or a list's item.
+COMMENT_AREA_TAGS = ("div", "section", "aside", "ol", "ul", "dl", "article", "li")
