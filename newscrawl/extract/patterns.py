@@ -285,7 +285,13 @@ TIMESTAMP_LINE_RE = re.compile(
 #   ..."): token F1 fundus-dev +0.0002 (5 pages of 4 publishers up: BR, NDR, RBB24, Tagesschau;
 #   none down), the other sets unchanged (score.py's token F1 with and without, 2026-11-27);
 # - a reading time ("Lesezeit: 5 Minuten", "3 Minuten Lesezeit", "2 minute read"): fundus-dev
-#   +0.0001 (6 pages of 6 publishers up, none down), readability +0.00002, the others unchanged.
+#   +0.0001 (6 pages of 6 publishers up, none down), readability +0.00002, the others unchanged;
+# - a gallery's slide counter ("4 of 12 |"), a player's running time ("02:57 Min.", "18.04.2024 |
+#   0:21 min", "Laufzeit 8 Minuten 15 Sekunden") and its controls ("Video Loading", "Watch now"),
+#   "Skip to content", a prompt to report an error ("Fehler gefunden? Jetzt melden."): fundus-dev
+#   +0.0003 (8 pages of 8 publishers up: APNews, ZDF, TagesAnzeiger two, SRF, WDR, Focus, CNBC;
+#   TheMirror -0.0008), dragnet +0.00005 (a gallery's "1 of 6" counters), the others unchanged
+#   (score.py and score_cases.py over the sets of ../shared/eval with and without, 2026-11-28).
 FURNITURE_WHOLE_LINE_RE = re.compile(
     r"^(?:(?:stand|aktualisiert|zuletzt aktualisiert|veröffentlicht(?: am)?|erschienen am|verfügbar bis|"
     r"publiziert|erstellt|geschrieben am|"
@@ -304,7 +310,10 @@ FURNITURE_WHOLE_LINE_RE = re.compile(
     r"article continues below|up next|story saved|remove ads|newsletter|video|audio|audiobeitrag|"
     r"bildbeitrag|zum anhören|anzeige|werbung|reklam|legende|regala esta noticia|reporta un error|"
     r"ähnliche beiträge|gefällt mir|kommentare geschlossen|diese beiträge solltest du nicht verpassen|"
-    r"(?:lade weitere inhalte|weitere inhalte laden|mehr laden|load more)(?:\s*(?:\.\.\.|…))?)"
+    r"(?:lade weitere inhalte|weitere inhalte laden|mehr laden|load more)(?:\s*(?:\.\.\.|…))?|"
+    r"\d{1,3} of \d{1,3}\s*\|?|(?:\d{1,2}[./]\d{1,2}[./]\d{2,4}\s*\|\s*)?\d{1,2}:\d{2}\s*min|"
+    r"(?:abspielen\.\s*)?laufzeit\s+\d+\s+minuten?(?:\s+\d+\s+sekunden)?|"
+    r"(?:sie haben einen )?fehler gefunden\?(?:\s*jetzt melden)?|skip to content|video loading|watch now)"
     r"\s*[:.!]?)$",
     re.I,
 )
