@@ -291,7 +291,17 @@ TIMESTAMP_LINE_RE = re.compile(
 #   "Skip to content", a prompt to report an error ("Fehler gefunden? Jetzt melden."): fundus-dev
 #   +0.0003 (8 pages of 8 publishers up: APNews, ZDF, TagesAnzeiger two, SRF, WDR, Focus, CNBC;
 #   TheMirror -0.0008), dragnet +0.00005 (a gallery's "1 of 6" counters), the others unchanged
-#   (score.py and score_cases.py over the sets of ../shared/eval with and without, 2026-11-28).
+#   (score.py and score_cases.py over the sets of ../shared/eval with and without, 2026-11-28);
+# - a credit line after its label ("Quelle: dpa", "Redaktion: ...", "Redacción:"); tool lines
+#   (listen, share, print, contact, feedback, font size, likes, subscribe, "End of Article", an
+#   audio player's "00:00 / 03:15"); ad markers ("Реклама", "[PR]", "Advertisement", a question
+#   before "Remove ads"); "Topics", "Categories", "Latest Videos"; a prompt to send stories to an
+#   e-mail address: fundus-dev +0.0008 (19 pages of 16 publishers up, none down), dragnet
+#   +0.00001, cleaneval -0.000004, the others unchanged;
+# - stamp labels and dates of the Norwegian and French publishers ("Publisert", "Oppdatert",
+#   "05.08.2024, kl. 13.05", "Publié", "il y a 3 heures", "mis à jour à 09h42"), "À lire aussi",
+#   "Para saber más": fundus-dev +0.0005 (NRK, LeFigaro, ElMundo up, none down), the others
+#   unchanged (both: score.py and score_cases.py with and without, 2026-11-28).
 FURNITURE_WHOLE_LINE_RE = re.compile(
     r"^(?:(?:stand|aktualisiert|zuletzt aktualisiert|veröffentlicht(?: am)?|erschienen am|verfügbar bis|"
     r"publiziert|erstellt|geschrieben am|"
@@ -313,7 +323,16 @@ FURNITURE_WHOLE_LINE_RE = re.compile(
     r"(?:lade weitere inhalte|weitere inhalte laden|mehr laden|load more)(?:\s*(?:\.\.\.|…))?|"
     r"\d{1,3} of \d{1,3}\s*\|?|(?:\d{1,2}[./]\d{1,2}[./]\d{2,4}\s*\|\s*)?\d{1,2}:\d{2}\s*min|"
     r"(?:abspielen\.\s*)?laufzeit\s+\d+\s+minuten?(?:\s+\d+\s+sekunden)?|"
-    r"(?:sie haben einen )?fehler gefunden\?(?:\s*jetzt melden)?|skip to content|video loading|watch now)"
+    r"(?:sie haben einen )?fehler gefunden\?(?:\s*jetzt melden)?|skip to content|video loading|watch now|"
+    r"(?:quelle|redaktion|redacción)\s*:.{0,60}|"
+    r"publisert|oppdatert|publié|\d{1,2}\.\d{1,2}\.\d{4},? kl\. \d{1,2}[.:]\d{2}|uppfært .{1,30}|"
+    r"mis à jour (?:à|le) .{1,30}|il y a \d+ (?:heures?|minutes?),?|à lire aussi|para saber más|"
+    r"artikel anhören|end of article|abone ol|artikel mit freunden teilen|kontaktieren sie uns|contact us|"
+    r"dieser artikel wurde ausgedruckt unter der adresse|hier geht.s zur anmeldung|\d{1,2}:\d{2} / \d{1,2}:\d{2}|"
+    r"wir freuen uns über ihr feedback zu diesem angebot|글자크기 설정|좋아요 \d+|"
+    r"(?:[^.?!]{0,40}\? )?remove ads|реклама|\[pr\]|advertisement|publicidad|publicité|"
+    r"latest videos(?: from)?|topics|categories|"
+    r".*(?:your stor(?:y|ies)|story to tell|get in touch).{0,40}\b[\w.-]+@[\w-]+\.[\w.]+.*)"
     r"\s*[:.!]?)$",
     re.I,
 )
