@@ -21,7 +21,10 @@ prints: wall time, the requests the server answered by kind (robots, home,
 feed, sitemap, new articles, articles of an earlier cycle, 304s, 404s), new
 articles emitted vs served, the crawl process's peak RSS and CPU seconds (and
 those of its extraction workers together), time from start to the first article line
-written, and the log's size.
+written, and the log's size. Before the cycles it prints the CPU milliseconds ``extract()``
+takes per page while the pool is chosen: the same code's cycles took twice as long on
+one machine of this 2-core kind as on another (2026-11-28), and that figure moved with them,
+so it tells runs on different machines apart.
 
 Goals (``--check`` exits 1 when one fails): next-hour cycle <= 5 minutes, peak
 RSS of the crawl process <= 1 GB, first article <= 30 s, robots.txt requests
@@ -72,8 +75,11 @@ class PoolPage:
     content_type: str
 
 
-def load_pool(shared: Path, size: int) -> list[PoolPage]:
-    """Up to ``size`` real article pages of 20-80 KB from ../shared/eval, in dataset order."""
+def load_pool(shared: Path, size: int, timing: list[float] | None = None) -> list[PoolPage]:
+    """Up to ``size`` real article pages of 20-80 KB from ../shared/eval, in dataset order.
+
+    With ``timing`` (a list), the CPU seconds of each ``extract()`` made to choose the pages are appended to it.
+    """
     score = common.load_score_module(shared)
     pool = []
     for folder in common.datasets_in(shared / "eval", [n for n in DATASETS if (shared / "eval" / n).is_dir()]):
@@ -82,7 +88,11 @@ def load_pool(shared: Path, size: int) -> list[PoolPage]:
                 continue
             codec = charset_of(row["raw"], row["html"], score)
             raw = _HREF_RE.sub(OFFSITE_HREF, _META_URL_RE.sub(b"", _LINK_URL_RE.sub(b"", row["raw"])))
-            if extract(raw.decode(codec, "replace"), "http://127.0.0.1/news/story.html").is_article:
+            started = time.process_time()
+            is_article = extract(raw.decode(codec, "replace"), "http://127.0.0.1/news/story.html").is_article
+            if timing is not None:
+                timing.append(time.process_time() - started)
+            if is_article:
                 pool.append(PoolPage(raw, f"text/html; charset={codec}"))
             if len(pool) >= size:
                 return pool
@@ -279,13 +289,17 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     shared = common.shared_dir(options.shared)
     common.skip_without_shared(shared)
-    pool = load_pool(shared, options.pool)
+    extraction_seconds: list[float] = []
+    pool = load_pool(shared, options.pool, extraction_seconds)
     hosts = loopback_hosts(options.sites)
     port = free_port(hosts[:50])
     sites = [Site(n, f"http://{host}:{port}", pool) for n, host in enumerate(hosts)]
     print(f"{options.sites} sites on loopback, {len(pool)} real pages of "
           f"{sum(len(p.raw) for p in pool) / len(pool) / 1000:.1f} KB on average; load "
           f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(f"this machine's speed: extract() takes {1000 * sum(extraction_seconds) / len(extraction_seconds):.2f} ms "
+          f"of CPU a page on the {len(extraction_seconds)} pages tried for the pool (compare runs on other machines "
+          "by it)")
     cycle_value = multiprocessing.Value("i", 1, lock=False)
     counts = multiprocessing.Array("q", len(KINDS), lock=False)
     parent, child = multiprocessing.Pipe()
