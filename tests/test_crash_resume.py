@@ -100,7 +100,10 @@ def test_sigkill_at_several_points_loses_and_repeats_nothing(web, reference, tmp
 
 def test_second_overlapping_run_is_refused(web, tmp_path):
     sites = write_sites_file(web.sites_config(), tmp_path / "sites.yaml")
-    web.harbor.article_delay = web.valley.article_delay = 5.0  # the first run stays busy meanwhile
+    # The first run stays busy meanwhile: one article at a time, each held for a minute (it is killed at the
+    # end). At 5 s a page the first run's whole crawl took seconds, a margin the second run's start-up can use
+    # up on a heavily loaded machine (the test failed once so).
+    web.harbor.article_delay = web.valley.article_delay = 60.0
     first = start_crawl(sites, tmp_path / "first.jsonl", tmp_path, SLOW)
     try:
         lock = tmp_path / ".newscrawl" / "state.sqlite.lock"
@@ -109,8 +112,8 @@ def test_second_overlapping_run_is_refused(web, tmp_path):
             assert time.monotonic() < deadline and first.poll() is None
             time.sleep(0.05)
         second = subprocess.run(crawl_command(sites, tmp_path / "second.jsonl", SLOW), cwd=tmp_path,
-                                env=crawl_env(), text=True, capture_output=True, timeout=60)
-        assert second.returncode == EXIT_LOCKED
+                                env=crawl_env(), text=True, capture_output=True, timeout=120)
+        assert second.returncode == EXIT_LOCKED, second.stderr[-2000:]
         assert "another run of this crawl is in progress" in second.stderr
         assert f"pid {first.pid}" in second.stderr
         assert not (tmp_path / "second.jsonl").exists()
