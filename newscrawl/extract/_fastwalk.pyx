@@ -1738,3 +1738,123 @@ def preceding_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisibl
         if node != NULL:
             runs.add(node.children)                     # the parent's own text, whatever the size
     return runs.runs
+
+
+# --- the text fingerprint's shingles and MinHash (newscrawl.crawl.fingerprint) ------------------
+# Not a walk over the tree: the crawl's extraction worker computes it for every article, and the
+# numpy recipe of fingerprint.py costs ~12 array passes over the text. The recipe is fingerprint.py's
+# (its module docstring); tests/test_fingerprint.py holds both equal to a plain reference.
+
+cdef inline unsigned long long _fmix_wide(unsigned long long value) noexcept nogil:
+    """MurmurHash3's 32-bit finalizer on a 64-bit value (what numpy computes on reduceat's sums)."""
+    value ^= value >> 16
+    value *= 0x85EBCA6BULL
+    value ^= value >> 13
+    value *= 0xC2B2AE35ULL
+    return value ^ (value >> 16)
+
+
+cdef inline unsigned int _fmix32(unsigned int value) noexcept nogil:
+    value ^= value >> 16
+    value *= 0x85EBCA6BU
+    value ^= value >> 13
+    value *= 0xC2B2AE35U
+    return value ^ (value >> 16)
+
+
+cdef enum:
+    _MAX_PERMUTATIONS = 256
+    _MAX_WANTED_SHINGLES = 64
+
+
+cdef struct _Shingler:
+    unsigned int window[3]          # the last three word hashes, oldest first
+    Py_ssize_t words
+    unsigned int multipliers[3]
+    unsigned int first[_MAX_PERMUTATIONS]       # the permutations' a and b
+    unsigned int second[_MAX_PERMUTATIONS]
+    unsigned int signature[_MAX_PERMUTATIONS]
+    Py_ssize_t perms
+    unsigned int distinct[_MAX_WANTED_SHINGLES]  # the first distinct shingles, up to ``wanted``
+    Py_ssize_t found
+    Py_ssize_t wanted
+
+
+cdef inline void _add_word(_Shingler* s, unsigned int word) noexcept nogil:
+    cdef unsigned int shingle, mixed, value
+    cdef Py_ssize_t j
+    s.window[0] = s.window[1]
+    s.window[1] = s.window[2]
+    s.window[2] = word
+    s.words += 1
+    if s.words < 3:
+        return
+    shingle = s.window[0] * s.multipliers[0] + s.window[1] * s.multipliers[1] + s.window[2] * s.multipliers[2]
+    if s.found < s.wanted:
+        for j in range(s.found):
+            if s.distinct[j] == shingle:
+                break
+        else:
+            s.distinct[s.found] = shingle
+            s.found += 1
+    mixed = _fmix32(shingle)
+    for j in range(s.perms):
+        value = mixed * s.first[j] + s.second[j]
+        s.signature[j] = value if value < s.signature[j] else s.signature[j]
+
+
+def text_minhash(str text, bytes classes, bytes permutations, unsigned int word_base,
+                 Py_ssize_t max_word_position, tuple multipliers, Py_ssize_t min_shingles):
+    """The MinHash signature (bytes of uint32 values) of the lower-cased ``text``'s 3-word shingles,
+    or None when it has fewer than ``min_shingles`` distinct ones: fingerprint.shingle_hashes and
+    minhash_signature in one pass over the text, no array made. ``classes``: the class byte (0
+    other, 1 letter or digit, 2 a word by itself) of each BMP code point; ``permutations``: the a
+    values, then the b values (uint32, native order)."""
+    cdef Py_ssize_t perms = len(permutations) // 8
+    if (len(classes) != 0x10000 or not 0 < perms <= _MAX_PERMUTATIONS or len(permutations) != perms * 8
+            or len(multipliers) != 3 or not 0 < min_shingles <= _MAX_WANTED_SHINGLES):
+        raise ValueError("text_minhash: unexpected tables")
+    cdef _Shingler s
+    cdef const unsigned char* table = classes
+    cdef Py_ssize_t j
+    s.words = 0
+    s.found = 0
+    s.wanted = min_shingles
+    s.perms = perms
+    for j in range(3):
+        s.multipliers[j] = <unsigned int>multipliers[j]
+    memcpy(s.first, <const char*>permutations, perms * 4)
+    memcpy(s.second, (<const char*>permutations) + perms * 4, perms * 4)
+    for j in range(perms):
+        s.signature[j] = 0xFFFFFFFFU
+    cdef Py_UCS4 character
+    cdef unsigned int code
+    cdef unsigned char kind
+    cdef bint in_word = False
+    cdef unsigned long long total = 0    # the word's polynomial hash, summed in 64 bits as numpy's reduceat
+    cdef unsigned int power = 1
+    cdef Py_ssize_t position = 0
+    for character in text:
+        code = <unsigned int>character
+        kind = table[code] if code <= 0xFFFF else 0
+        if kind == 1:
+            if not in_word:
+                in_word = True
+                total = 0
+                power = 1
+                position = 0
+            total += <unsigned int>(code * power)
+            if position < max_word_position:
+                position += 1
+                power *= word_base
+            continue
+        if in_word:
+            _add_word(&s, <unsigned int>_fmix_wide(total))
+            in_word = False
+        if kind == 2:
+            _add_word(&s, <unsigned int>_fmix_wide(code))
+    if in_word:
+        _add_word(&s, <unsigned int>_fmix_wide(total))
+    if s.found < min_shingles:
+        return None
+    return (<char*>s.signature)[:perms * 4]
