@@ -8,6 +8,7 @@ from scrapy.http import HtmlResponse
 
 from .crawl_patterns import HTML_CONTENT_TYPE_RE
 from ..extract.dom import decode_html, looks_binary, without_control_chars
+from ..extract.options import DEFAULT_OPTIONS
 from ..extract.serialized import may_carry_article
 from .noise_cut import NoiseCutter
 from .safety import SiteOffsiteMiddleware  # noqa: F401 (its home: newscrawl.crawl.safety)
@@ -51,7 +52,9 @@ class StripNoiseMiddleware:
     def __init__(self, stats, max_bytes: int):
         self.stats = stats
         self.max_bytes = max_bytes
-        self.cutter = NoiseCutter(("script", *STRIPPED_TAGS), KEPT_SCRIPT_TYPES, may_carry_article)
+        # may_carry_article keeps no script shorter than revealed_min_chars
+        self.cutter = NoiseCutter(("script", *STRIPPED_TAGS), KEPT_SCRIPT_TYPES, may_carry_article,
+                                  DEFAULT_OPTIONS.revealed_min_chars)
 
     @classmethod
     def from_crawler(cls, crawler):
