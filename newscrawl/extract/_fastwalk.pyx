@@ -1858,3 +1858,43 @@ def text_minhash(str text, bytes classes, bytes permutations, unsigned int word_
     if s.found < min_shingles:
         return None
     return (<char*>s.signature)[:perms * 4]
+
+
+# --- paragraph starts in a script's text (serialized.may_carry_article) --------------------------
+
+from cpython.unicode cimport Py_UNICODE_ISSPACE
+
+
+cdef inline bint _is_p(Py_UCS4 c) noexcept:
+    return c == u'p' or c == u'P'
+
+
+def paragraph_starts(str text, Py_ssize_t wanted):
+    """How many matches ``re.finditer(r"<p[\\s>]|\\\\u003cp[\\s>\\\\]", text, re.IGNORECASE)`` yields,
+    counted up to ``wanted``: serialized.may_carry_article's count in one pass instead of four
+    ``str.count`` and a regular expression. Matches do not overlap (a match's last character
+    starts no other)."""
+    cdef Py_ssize_t length = len(text)
+    cdef Py_ssize_t i = 0
+    cdef Py_ssize_t found = 0
+    cdef Py_UCS4 c, after
+    while i < length and found < wanted:
+        c = text[i]
+        if c == u'<':
+            if i + 2 < length and _is_p(text[i + 1]):
+                after = text[i + 2]
+                if after == u'>' or Py_UNICODE_ISSPACE(after):
+                    found += 1
+                    i += 3
+                    continue
+        elif c == u'\\':
+            if (i + 7 < length and (text[i + 1] == u'u' or text[i + 1] == u'U') and text[i + 2] == u'0'
+                    and text[i + 3] == u'0' and text[i + 4] == u'3' and (text[i + 5] == u'c' or text[i + 5] == u'C')
+                    and _is_p(text[i + 6])):
+                after = text[i + 7]
+                if after == u'>' or after == u'\\' or Py_UNICODE_ISSPACE(after):
+                    found += 1
+                    i += 8
+                    continue
+        i += 1
+    return found

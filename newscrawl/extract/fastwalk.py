@@ -36,7 +36,8 @@ _FUNCTIONS = ("set_punctuation", "density_counts", "cleaning_attributes", "holds
               "render_text", "visible_runs", "link_free_runs", "count_nodes", "select_attributes",
               "render_plan", "empty_blocks", "attribute_values", "body_texts_starting", "link_counts",
               "tagged_elements", "attribute_rows", "collapsed_texts", "following_runs", "preceding_runs",
-              "subtree_counts", "set_foreign_block_tags", "text_minhash")
+              "subtree_counts", "set_foreign_block_tags", "text_minhash",
+              "paragraph_starts")
 _PURE_PYTHON = "using the pure-Python walks (same results, slower)"
 
 
