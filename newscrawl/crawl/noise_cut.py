@@ -71,9 +71,6 @@ _COMMENT_END_RE = re.compile("--!?>")
 _PLAIN_ATTRIBUTE_TEXT = "[^>\"'=]*+"
 _PLAIN_ATTRIBUTES = (f"{_PLAIN_ATTRIBUTE_TEXT}(?:(?<![{_WS}/\"'])=[{_WS}]*+"
                      f"(?:\"[^\"]*+\"|'[^']*+'|[^{_WS}>\"'][^{_WS}>]*+)?{_PLAIN_ATTRIBUTE_TEXT})*+")
-# The rest of a tag after its name, when plainly written: with no quote in it, a tag ends at its first
-# ">" whatever its attributes (one step for the expression engine); else as _PLAIN_ATTRIBUTES reads it.
-_PLAIN_TAG_REST = f"(?:[^>\"']*+>|{_PLAIN_ATTRIBUTES}>)"
 # Start tags that end a run of ordinary tags: elements cut, elements whose text is not markup.
 _SPECIAL_NAMES = ("script", "noscript", *RAW_TEXT_CUT, *RAW_TEXT_KEPT, "plaintext")
 _SPECIAL = "|".join(_SPECIAL_NAMES)
@@ -88,9 +85,9 @@ _STOPPING_START_TAG = (f"(?=[{''.join(sorted({name[0] for name in _STOPPING_NAME
 
 def _token_pattern(in_noscript: bool) -> re.Pattern:
     """What NoiseCutter.cut reads in one step: a run of text and ordinary tags, a comment, or a
-    script, style or iframe element (not one whose start tag "/>" closes: see _token). Inside a
-    noscript being cut, a run stops before </noscript too."""
-    tag_rest, start_tag_rest = _PLAIN_TAG_REST, f"{_PLAIN_ATTRIBUTES}(?<!/)>"
+    script, style or iframe element (not one whose start tag "/>" closes: see _token), or a run
+    and then one of these. Inside a noscript being cut, a run stops before </noscript too."""
+    tag_rest, start_tag_rest = f"{_PLAIN_ATTRIBUTES}>", f"{_PLAIN_ATTRIBUTES}(?<!/)>"
     ordinary_tag = f"{_NAME}{tag_rest}"
     # A run stops before a comment, a special element's start tag, and a <meta> that may declare a
     # charset. After a "<", the alternatives differ by their next character: the most common first.
@@ -112,7 +109,9 @@ def _token_pattern(in_noscript: bool) -> re.Pattern:
     escaped = f"<!(?=--)(?:[^<-]++|-(?!->)|<(?!/?script[{_WS}/>]))*+-->"
     script = element("script", f"(?:[^<]++|<(?!/script[{_WS}/>]|!--)|{escaped})*+")
     raw_text = "".join(f"|(?P<{name}>{element(name, f'(?:[^<]++|<(?!/{name}[{_WS}/>]))*+')})" for name in RAW_TEXT_CUT)
-    return re.compile(f"(?P<run>{run})|(?P<{COMMENT}>{comment})|(?P<script>{script}){raw_text}", _FLAGS)
+    # A run, then the element or comment it stopped before: one step of NoiseCutter.cut for both.
+    # (Neither is there when the text at the position is read token by token: an empty match.)
+    return re.compile(f"(?P<run>{run})?+(?:(?P<{COMMENT}>{comment})|(?P<script>{script}){raw_text})?", _FLAGS)
 
 
 def _ends_name(tag: str, at: int) -> bool:
@@ -189,13 +188,12 @@ class NoiseCutter:
         cut_kinds = self._cut_kinds
         while position < length:
             found = (plain_in_noscript if open_noscripts else plain)(text, position)
-            if found is not None:
-                kind = found.lastgroup
-                end = found.end()
+            if found is not None and (end := found.end()) > position:
+                kind = found.lastgroup  # the element or comment after the run, if any ("run" if not)
                 if kind in cut_kinds and not (kind == "script" and self._keeps_read_script(found, text)):
                     removed[kind] += 1
                     if not open_noscripts:
-                        kept.append(text[kept_from:position])
+                        kept.append(text[kept_from:found.start(kind)])
                         kept_from = end
                 position = end
                 continue
