@@ -5,6 +5,8 @@ numpy arrays) gives these values to the bit, on any text.
 """
 from __future__ import annotations
 
+import hashlib
+
 import hypothesis
 import hypothesis.strategies as st
 import numpy as np
@@ -12,7 +14,7 @@ import pytest
 from datasketch import MinHash
 
 from newscrawl.crawl import fingerprint
-from newscrawl.crawl.fingerprint import (MIN_SHINGLES, NUM_PERM, SEED, Fingerprint, band_keys, fingerprint_text,
+from newscrawl.crawl.fingerprint import (MIN_SHINGLES, NUM_PERM, SEED, Fingerprint, fingerprint_text,
                                          fingerprint_with_numpy)
 
 WORD_BASE = 0x01000193
@@ -61,8 +63,11 @@ def reference_fingerprint(text: str) -> Fingerprint | None:
         return None
     minhash = MinHash(num_perm=NUM_PERM, seed=SEED, scheme="affine32", hashfunc=int)
     minhash.update_batch(sorted(shingles))
-    signature = np.asarray(minhash.hashvalues, dtype=np.uint32)
-    return Fingerprint(signature.tobytes(), band_keys(signature))
+    rows = np.asarray(minhash.hashvalues, dtype=np.uint32).tobytes()
+    bands = tuple(int.from_bytes(hashlib.blake2b(rows[band * 20:(band + 1) * 20], digest_size=8,
+                                                 person=band.to_bytes(2, "big")).digest(), "big", signed=True)
+                  for band in range(12))  # 12 bands of 5 rows (4 bytes each)
+    return Fingerprint(rows, bands)
 
 
 SENTENCES = [

@@ -61,8 +61,9 @@ _SINGLE_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00,
 _BMP_LAST = 0xFFFF  # the last code point of the table (a noncharacter, class _OTHER)
 _WORD_HASH_BASE = 0x01000193  # multiplier of the per-word polynomial hash (the FNV-1 32-bit prime)
 _MAX_WORD_POSITION = 4095  # characters of a word after this one share the last power of the base
-_BAND_KEY = struct.Struct(">q")
-_PERSONS = [band.to_bytes(2, "big") for band in range(BANDS)]
+_BAND_KEYS = struct.Struct(f">{BANDS}q")
+# One BLAKE2b per band, its person the band's index: a band key is the first 8 bytes of its rows' digest.
+_BAND_HASHERS = [hashlib.blake2b(digest_size=8, person=band.to_bytes(2, "big")) for band in range(BANDS)]
 # Odd 32-bit multipliers mixing the words of a shingle in order ("a b c" and "c b a" differ).
 _WINDOW_MULTIPLIERS = tuple(np.uint32(m) for m in (0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D)[:SHINGLE_WORDS])
 
@@ -183,10 +184,12 @@ def band_keys(signature: np.ndarray) -> tuple[int, ...]:
 
 def _band_keys_of(rows: bytes) -> tuple[int, ...]:
     width = ROWS * 4
-    return tuple(
-        _BAND_KEY.unpack(hashlib.blake2b(rows[band * width:(band + 1) * width], digest_size=8,
-                                         person=_PERSONS[band]).digest())[0]
-        for band in range(BANDS))
+    digests = []
+    for band, hasher in enumerate(_BAND_HASHERS):
+        hasher = hasher.copy()  # a copy of a keyed hasher: ~40% less than making one per band
+        hasher.update(rows[band * width:(band + 1) * width])
+        digests.append(hasher.digest())
+    return _BAND_KEYS.unpack(b"".join(digests))
 
 
 @lru_cache(maxsize=1)
