@@ -3,6 +3,7 @@
 
     python benchmarks/hot_paths.py                       # every page of ../shared/eval, old code from main
     python benchmarks/hot_paths.py --baseline HEAD~3 --limit 100 --rounds 3
+    python benchmarks/hot_paths.py --crawl-pool 1500      # the pages crawl_speed.py serves
 
 - **Noise stripping** (the crawl process): ``StripNoiseMiddleware.process_response`` on each page's
   raw bytes (served with no charset in the header), and apart from it ``NoiseCutter.cut``, the most
@@ -67,6 +68,27 @@ def baseline_module(revision: str, path: str, replaced: dict[str, types.ModuleTy
     return module
 
 
+def served_pages(shared, limit: int | None, crawl_pool: int | None) -> list[tuple[str, bytes, str, str]]:
+    """(name, body, URL, Content-Type) of each page: every page of ../shared/eval served with no charset
+    in the header, or the first ``crawl_pool`` pages crawl_speed.py serves (hourly_cycle.load_pool:
+    articles of 20-80 KB, with their charset in the header)."""
+    if crawl_pool:
+        from hourly_cycle import load_pool
+
+        return [(f"pool/{number}", page.raw, f"http://127.0.0.1/news/story-{number}.html", page.content_type)
+                for number, page in enumerate(load_pool(shared, crawl_pool))]
+    served = []
+    for name, path, url in pages_of(shared / "eval", limit):
+        data = path.read_bytes()
+        body = gzip.decompress(data) if path.name.endswith(".gz") else data
+        served.append((name, body, url or "http://example.test/", "text/html"))
+    return served
+
+
+def _declared_charset(content_type: str) -> str | None:
+    return content_type.partition("charset=")[2] or None
+
+
 def stripped_outcome(response) -> tuple:
     return response.body, response.headers.get(b"Content-Type")
 
@@ -119,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shared", help="the shared data folder (default ../shared beside the repo)")
     parser.add_argument("--baseline", default="main", help="git revision of the old code (default main)")
     parser.add_argument("--limit", type=int, help="first N pages per dataset (quick look)")
+    parser.add_argument("--crawl-pool", type=int, metavar="N",
+                        help="instead, the first N pages crawl_speed.py serves (20-80 KB articles; it uses up to 1500)")
     parser.add_argument("--rounds", type=int, default=5, help="timing rounds (each version once per round)")
     parser.add_argument("--show", type=int, default=10, help="differing pages named")
     args = parser.parse_args(argv)
@@ -139,16 +163,13 @@ def main(argv: list[str] | None = None) -> int:
     middleware = StripNoiseMiddleware.from_crawler(crawler)
     old_middleware = old_middlewares.StripNoiseMiddleware.from_crawler(crawler)
     names, responses, texts, articles, article_names = [], [], [], [], []
-    for name, path, url in pages_of(shared / "eval", args.limit):
-        data = path.read_bytes()
-        body = gzip.decompress(data) if path.name.endswith(".gz") else data
-        url = url or "http://example.test/"
-        text = without_control_chars(decode_html(body))  # the cut's input (no charset in the header)
+    for name, body, url, content_type in served_pages(shared, args.limit, args.crawl_pool):
+        text = without_control_chars(decode_html(body, _declared_charset(content_type)))  # the cut's input
         if not text or text.isspace():
             continue
         names.append(name)
         texts.append(text)
-        response = HtmlResponse(url, body=body, headers={"Content-Type": "text/html"})
+        response = HtmlResponse(url, body=body, headers={"Content-Type": content_type})
         responses.append((Request(url), response))
         stripped = middleware.process_response(Request(url), response).body
         result = run_extract(stripped, url, "utf-8", FETCHED_AT, None)
