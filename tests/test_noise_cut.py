@@ -14,7 +14,8 @@ import lxml.html
 import pytest
 
 from newscrawl.extract.dom import parse_html
-from newscrawl.crawl.noise_cut import NoiseCutter
+from newscrawl.crawl.noise_cut import NoiseCutter, _token_pattern
+from newscrawl.extract import fastwalk
 
 KEPT_TYPES = frozenset({"application/ld+json"})
 CUTTER = NoiseCutter(("script", "style", "iframe", "noscript"), KEPT_TYPES)
@@ -91,13 +92,14 @@ def test_only_the_elements_it_knows_can_be_cut():
 
 
 class TokenByToken(NoiseCutter):
-    """The cutter with its one-expression reading narrowed to text: every tag, comment and element
+    """The cutter with its one-expression reading (and compiled scan of runs) narrowed to text: every tag, comment and element
     goes through the token-by-token reading (``_token``), which follows the tokenizer rule by rule.
     (``</>`` and ``<!doctype>``, which the expression keeps and ``_token`` reads as bogus comments,
     stay text: the parser ignores both alike.)"""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self._run_end = None
         self._plain = self._plain_in_noscript = re.compile(r"(?P<run>(?:[^<]++|<(?![a-z!?/])|</>|<!doctype[^>]*+>)++)",
                                                            re.I | re.A)
 
@@ -116,7 +118,8 @@ FRAGMENTS = ['text ', '<p>', '</p>', '<div class="a b">', '<div title="<script>"
              '<script>keep me <p>a</p></script>', '<script>x<!-- <script> </script> -->y</script>',
              '<style>a{}</style>', '<iframe src=x>f</iframe>', '<noscript>', '</noscript>', '<!-- c -->', '<!---->',
              '<!doctype html>', '</>', '<?pi?>', '< p>', '<', '>', '"', "'", '=', '/', '<title><b>t</title>',
-             '<textarea><!--c--></textarea>', '<xmp><script>q</script></xmp>', '<p =x>', '<a/b>']
+             '<textarea><!--c--></textarea>', '<xmp><script>q</script></xmp>', '<p =x>', '<a/b>', '<a x="1"=y>',
+             '<a/=b>', "<i '=x'>", '<b"=c>', '<a x=>', '<a x= "y">', '<a x="unclosed>']
 
 
 @pytest.mark.parametrize("page", [*PAGES.values(), "".join(FRAGMENTS)], ids=[*PAGES.keys(), "all fragments"])
@@ -143,3 +146,30 @@ def test_scripts_shorter_than_the_minimum_are_not_shown_to_the_text_check():
     assert shown == ["kept text", "other text"]
     assert page.text == "<p>a" + "b<script>kept text</script>c" + "d"
     assert page.removed == {"script": 2}
+
+
+def pattern_run_end(text: str, position: int, in_noscript: bool) -> int:
+    found = _token_pattern(in_noscript).match(text, position)
+    return found.end("run") if found is not None and found.start("run") >= 0 else position
+
+
+@pytest.mark.needs_fastwalk
+@hypothesis.settings(max_examples=400, deadline=None)
+@hypothesis.given(st.lists(st.sampled_from(FRAGMENTS + ["<meta>charset", "<meta/http-equiv>", "<meta>", "</noscript>",
+                                                        "</NoScript/>", "<!DOCTYPE", "é", "中", "\U0001f600"]),
+                           max_size=30),
+                  st.integers(min_value=0, max_value=5), st.booleans())
+def test_the_compiled_scan_ends_a_run_where_the_expression_does(pieces, start, in_noscript):
+    text = "".join(pieces)
+    position = min(len("".join(pieces[:start])), len(text))
+    assert fastwalk.compiled.run_end(text, position, in_noscript) == pattern_run_end(text, position, in_noscript)
+
+
+@pytest.mark.needs_fastwalk
+@pytest.mark.parametrize("in_noscript", [False, True])
+def test_the_compiled_scan_ends_every_run_of_the_test_pages_where_the_expression_does(in_noscript):
+    for text in [*PAGES.values(), "".join(FRAGMENTS), *FRAGMENTS, "<meta>charset", "<meta/http-equiv>", "<meta>",
+                 "<META\tCharSet=x>", "<meta>x>charset", "<p></noscript><p></NoScript/>x", "<!DOCTYPE", "a<", "</"]:
+        for position in range(len(text) + 1):
+            assert fastwalk.compiled.run_end(text, position, in_noscript) == pattern_run_end(text, position, in_noscript), \
+                (text, position)

@@ -1898,3 +1898,184 @@ def paragraph_starts(str text, Py_ssize_t wanted):
                     continue
         i += 1
     return found
+
+
+# --- runs of text and ordinary tags (newscrawl.crawl.noise_cut) ----------------------------------
+# The noise cut reads most of a page as "runs": text and tags of elements it neither cuts nor treats
+# as raw text. Its regular expression does that at ~3-5 ns a character; this scan reads the same runs
+# (tests/test_noise_cut.py holds its ends equal to the expression's). The expression stays the
+# reference, and the cut's way without the compiled walks.
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object text)
+    void* PyUnicode_DATA(object text)
+    Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
+
+
+cdef struct _Text:
+    int kind
+    void* data
+    Py_ssize_t length
+
+
+cdef inline Py_UCS4 _char(_Text* t, Py_ssize_t i) noexcept nogil:
+    return PyUnicode_READ(t.kind, t.data, i)
+
+
+cdef inline bint _html_space(Py_UCS4 c) noexcept nogil:
+    return c == 9 or c == 10 or c == 12 or c == 13 or c == 32
+
+
+cdef inline bint _ascii_letter(Py_UCS4 c) noexcept nogil:
+    cdef unsigned int code = <unsigned int>c
+    return ((code | 0x20) - 97) < 26
+
+
+cdef inline unsigned int _lower(Py_UCS4 c) noexcept nogil:
+    cdef unsigned int code = <unsigned int>c
+    return code | 0x20 if 65 <= code <= 90 else code
+
+
+cdef bint _starts(_Text* t, Py_ssize_t at, const char* word) noexcept nogil:
+    """Whether the text at ``at`` spells ``word`` (lower-case ASCII), in any case."""
+    cdef Py_ssize_t i = 0
+    while word[i] != 0:
+        if at + i >= t.length or _lower(_char(t, at + i)) != <unsigned char>word[i]:
+            return False
+        i += 1
+    return True
+
+
+cdef inline bint _delimits(_Text* t, Py_ssize_t at) noexcept nogil:
+    """_DELIM: a space, "/", ">" or the end of the text."""
+    cdef Py_UCS4 c
+    if at >= t.length:
+        return True
+    c = _char(t, at)
+    return _html_space(c) or c == u'/' or c == u'>'
+
+
+cdef inline bint _name_at(_Text* t, Py_ssize_t at, const char* name) noexcept nogil:
+    return _starts(t, at, name) and _delimits(t, at + <Py_ssize_t>strlen(name))
+
+
+cdef bint _stops(_Text* t, Py_ssize_t at) noexcept nogil:
+    """_STOPPING_START_TAG at ``at`` (just after "<"): a special element's start tag, or a <meta> whose
+    text up to the next ">" (after the one character ending its name) says charset or http-equiv."""
+    cdef Py_ssize_t i, end
+    if (_name_at(t, at, b"script") or _name_at(t, at, b"noscript") or _name_at(t, at, b"style")
+            or _name_at(t, at, b"iframe") or _name_at(t, at, b"title") or _name_at(t, at, b"textarea")
+            or _name_at(t, at, b"xmp") or _name_at(t, at, b"noembed") or _name_at(t, at, b"noframes")
+            or _name_at(t, at, b"plaintext")):
+        return True
+    if not _name_at(t, at, b"meta"):
+        return False
+    i = at + 5 if at + 4 < t.length else at + 4   # the character ending the name is read, whatever it is
+    end = i
+    while end < t.length and _char(t, end) != u'>':
+        end += 1
+    while i < end:
+        if _starts(t, i, b"charset") or _starts(t, i, b"http-equiv"):
+            return True
+        i += 1
+    return False
+
+
+cdef Py_ssize_t _tag_rest(_Text* t, Py_ssize_t i) noexcept nogil:
+    """Where an ordinary tag whose name starts at ``i`` ends (after its ">"), read as _NAME and
+    _PLAIN_ATTRIBUTES read it; -1 where they do not read it."""
+    cdef Py_UCS4 c, quote
+    cdef Py_ssize_t close
+    i += 1                                   # the name's first letter (checked by the caller)
+    while i < t.length:
+        c = _char(t, i)
+        if _html_space(c) or c == u'/' or c == u'>':
+            break
+        i += 1
+    while True:
+        while i < t.length:                  # attribute text: [^>"'=]*
+            c = _char(t, i)
+            if c == u'>' or c == u'"' or c == u"'" or c == u'=':
+                break
+            i += 1
+        if i >= t.length:
+            return -1
+        c = _char(t, i)
+        if c == u'>':
+            return i + 1
+        if c != u'=':
+            return -1                        # a quote not after "="
+        c = _char(t, i - 1)                  # "=" after a name, not after a space, "/" or a quote
+        if _html_space(c) or c == u'/' or c == u'"' or c == u"'":
+            return -1
+        i += 1
+        while i < t.length and _html_space(_char(t, i)):
+            i += 1
+        if i >= t.length:
+            return -1
+        c = _char(t, i)
+        if c == u'"' or c == u"'":
+            quote = c
+            close = i + 1
+            while close < t.length and _char(t, close) != quote:
+                close += 1
+            if close < t.length:
+                i = close + 1
+            # else: no value (the expression's optional value); the quote then ends the reading
+        elif not (_html_space(c) or c == u'>'):
+            i += 1
+            while i < t.length:
+                c = _char(t, i)
+                if _html_space(c) or c == u'>':
+                    break
+                i += 1
+
+
+def run_end(str text, Py_ssize_t position, bint in_noscript):
+    """Where the run of text and ordinary tags starting at ``position`` ends: what the ``run`` group of
+    noise_cut's token pattern matches there (``position`` itself where it matches nothing).
+    ``in_noscript``: the pattern inside a noscript being cut (a run stops before ``</noscript``)."""
+    cdef _Text t
+    t.kind = PyUnicode_KIND(text)
+    t.data = PyUnicode_DATA(text)
+    t.length = len(text)
+    cdef Py_ssize_t i = position
+    cdef Py_ssize_t end
+    cdef Py_UCS4 c
+    with nogil:
+        while i < t.length:
+            c = _char(&t, i)
+            if c != u'<':
+                i += 1
+                continue
+            if i + 1 >= t.length:            # a "<" ending the text is text
+                i += 1
+                continue
+            c = _char(&t, i + 1)
+            if _ascii_letter(c):
+                if _stops(&t, i + 1):
+                    break
+                end = _tag_rest(&t, i + 1)
+            elif c == u'/':
+                if i + 2 < t.length and _char(&t, i + 2) == u'>':
+                    end = i + 3              # "</>"
+                elif i + 2 < t.length and _ascii_letter(_char(&t, i + 2)) and not (
+                        in_noscript and _starts(&t, i + 2, b"noscript") and _delimits(&t, i + 10)):
+                    end = _tag_rest(&t, i + 2)
+                else:
+                    end = -1
+            elif c == u'!':
+                end = -1
+                if _starts(&t, i + 2, b"doctype"):
+                    end = i + 9
+                    while end < t.length and _char(&t, end) != u'>':
+                        end += 1
+                    end = end + 1 if end < t.length else -1
+            elif c == u'?':
+                end = -1
+            else:
+                end = i + 1                  # a "<" that starts no tag is text
+            if end < 0:
+                break
+            i = end
+    return i
