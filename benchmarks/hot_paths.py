@@ -4,6 +4,7 @@
     python benchmarks/hot_paths.py                       # every page of ../shared/eval, old code from main
     python benchmarks/hot_paths.py --baseline HEAD~3 --limit 100 --rounds 3
     python benchmarks/hot_paths.py --crawl-pool 1500      # the pages crawl_speed.py serves
+    NEWSCRAWL_PURE_PYTHON=1 python benchmarks/hot_paths.py   # the new code without the compiled walks
 
 - **Noise stripping** (the crawl process): ``StripNoiseMiddleware.process_response`` on each page's
   raw bytes (served with no charset in the header), and apart from it ``NoiseCutter.cut``, the most
