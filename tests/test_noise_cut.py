@@ -173,3 +173,11 @@ def test_the_compiled_scan_ends_every_run_of_the_test_pages_where_the_expression
         for position in range(len(text) + 1):
             assert fastwalk.compiled.run_end(text, position, in_noscript) == pattern_run_end(text, position, in_noscript), \
                 (text, position)
+
+
+@pytest.mark.needs_fastwalk
+def test_the_compiled_scan_refuses_a_position_outside_the_text():
+    assert fastwalk.compiled.run_end("<p>a", 4, False) == 4
+    for position in (-1, 5):
+        with pytest.raises(IndexError):
+            fastwalk.compiled.run_end("<p>a", position, False)

@@ -2042,40 +2042,41 @@ def run_end(str text, Py_ssize_t position, bint in_noscript):
     cdef Py_ssize_t i = position
     cdef Py_ssize_t end
     cdef Py_UCS4 c
-    with nogil:
-        while i < t.length:
-            c = _char(&t, i)
-            if c != u'<':
-                i += 1
-                continue
-            if i + 1 >= t.length:            # a "<" ending the text is text
-                i += 1
-                continue
-            c = _char(&t, i + 1)
-            if _ascii_letter(c):
-                if _stops(&t, i + 1):
-                    break
-                end = _tag_rest(&t, i + 1)
-            elif c == u'/':
-                if i + 2 < t.length and _char(&t, i + 2) == u'>':
-                    end = i + 3              # "</>"
-                elif i + 2 < t.length and _ascii_letter(_char(&t, i + 2)) and not (
-                        in_noscript and _starts(&t, i + 2, b"noscript") and _delimits(&t, i + 10)):
-                    end = _tag_rest(&t, i + 2)
-                else:
-                    end = -1
-            elif c == u'!':
-                end = -1
-                if _starts(&t, i + 2, b"doctype"):
-                    end = i + 9
-                    while end < t.length and _char(&t, end) != u'>':
-                        end += 1
-                    end = end + 1 if end < t.length else -1
-            elif c == u'?':
-                end = -1
-            else:
-                end = i + 1                  # a "<" that starts no tag is text
-            if end < 0:
+    if not 0 <= position <= t.length:
+        raise IndexError("run_end: position outside the text")
+    while i < t.length:
+        c = _char(&t, i)
+        if c != u'<':
+            i += 1
+            continue
+        if i + 1 >= t.length:            # a "<" ending the text is text
+            i += 1
+            continue
+        c = _char(&t, i + 1)
+        if _ascii_letter(c):
+            if _stops(&t, i + 1):
                 break
-            i = end
+            end = _tag_rest(&t, i + 1)
+        elif c == u'/':
+            if i + 2 < t.length and _char(&t, i + 2) == u'>':
+                end = i + 3              # "</>"
+            elif i + 2 < t.length and _ascii_letter(_char(&t, i + 2)) and not (
+                    in_noscript and _starts(&t, i + 2, b"noscript") and _delimits(&t, i + 10)):
+                end = _tag_rest(&t, i + 2)
+            else:
+                end = -1
+        elif c == u'!':
+            end = -1
+            if _starts(&t, i + 2, b"doctype"):
+                end = i + 9
+                while end < t.length and _char(&t, end) != u'>':
+                    end += 1
+                end = end + 1 if end < t.length else -1
+        elif c == u'?':
+            end = -1
+        else:
+            end = i + 1                  # a "<" that starts no tag is text
+        if end < 0:
+            break
+        i = end
     return i
