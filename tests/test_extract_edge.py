@@ -16,7 +16,7 @@ import pytest
 from newscrawl.extract import ExtractResult, extract
 from newscrawl.extract.content import choose_content
 from newscrawl.extract.density import DensityTable
-from newscrawl.extract.dom import clean_tree, parse_html
+from newscrawl.extract.dom import clean_tree, decode_html, decoded_page, parse_html, without_control_chars
 from newscrawl.extract.language import guess_language
 from newscrawl.extract.options import DEFAULT_OPTIONS
 from newscrawl.extract.output import render_text
@@ -335,3 +335,18 @@ def test_long_article_is_not_cut_to_one_paragraph():
 ])
 def test_english_function_words_are_counted_as_re_i_finds_them(text, expected):
     assert guess_language(text) == expected
+
+
+@pytest.mark.parametrize("data, declared", [
+    ("<p>plain UTF-8 é 中</p>".encode("utf-8"), None),
+    ("<p>declared UTF-8 é</p>".encode("utf-8"), "UTF8"),
+    ("<p>with a control\x01 character and \uffff</p>".encode("utf-8"), None),
+    ("<p>GBK 中文</p>".encode("gbk"), None),
+    ("<p>declared Latin-1 é</p>".encode("latin-1"), "iso-8859-1"),
+    ("<p>UTF-8 declared GBK</p>".encode("utf-8"), "gbk"),
+    (b"\xef\xbb\xbf<p>a BOM\x02</p>", None),
+    (b"<p>broken \xff UTF-8 declared</p>", "utf-8"),
+    (b"", None),
+])
+def test_a_decoded_page_is_the_page_decoded_without_control_characters(data, declared):
+    assert decoded_page(data, declared) == without_control_chars(decode_html(data, declared))

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from newscrawl.extract import density, dom, fastwalk, metadata, page_texts, title
+from newscrawl.extract import density, dom, fastwalk, metadata, page_texts, serialized, title
 from newscrawl.extract.content import _candidate_scores
 from newscrawl.extract.dates import patterns as date_patterns
 from newscrawl.extract.dates.foreign import foreign_test
@@ -316,6 +316,27 @@ def test_cleaning_rows_hold_the_values_clean_tree_judges():
 def test_control_character_scan_matches_the_regex(text):
     data = text.encode("utf-8", "surrogatepass")
     assert fastwalk.compiled.holds_control_characters(data) == (_CONTROL_CHARS_RE.search(text) is not None)
+
+
+def _paragraph_matches(text: str, wanted: int) -> int:
+    found = 0
+    for _ in serialized._PARAGRAPH_IN_LITERAL_RE.finditer(text):
+        found += 1
+        if found >= wanted:
+            break
+    return found
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["<p>", "<P ", "<p\u3000", "<p\u2028", "<pa", "<", "p", "P", ">", " ", "x", "\\",
+                                 "\\u003cp>", "\\U003Cp\\", "\\u003cP\\u003cp>", "\\u003cpx", "\\u003c", "u003c",
+                                 "中", "\U0001f600"]), max_size=14),
+       st.integers(min_value=1, max_value=6))
+@example(["\\u003cp\\", "u003cp>"], 5)  # a match's closing backslash starts no other match
+@example(["<p", ">"], 1)
+def test_paragraph_start_count_is_the_expressions(pieces, wanted):
+    text = "".join(pieces)
+    assert fastwalk.compiled.paragraph_starts(text, wanted) == _paragraph_matches(text, wanted)
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 4095, 4096, 4097, 4098, 8192, 10000])

@@ -7,7 +7,8 @@ from scrapy.exceptions import NotConfigured
 from scrapy.http import HtmlResponse
 
 from .crawl_patterns import HTML_CONTENT_TYPE_RE
-from ..extract.dom import decode_html, looks_binary, without_control_chars
+from ..extract.dom import decoded_page, looks_binary
+from ..extract.options import DEFAULT_OPTIONS
 from ..extract.serialized import may_carry_article
 from .noise_cut import NoiseCutter
 from .safety import SiteOffsiteMiddleware  # noqa: F401 (its home: newscrawl.crawl.safety)
@@ -51,7 +52,9 @@ class StripNoiseMiddleware:
     def __init__(self, stats, max_bytes: int):
         self.stats = stats
         self.max_bytes = max_bytes
-        self.cutter = NoiseCutter(("script", *STRIPPED_TAGS), KEPT_SCRIPT_TYPES, may_carry_article)
+        # may_carry_article keeps no script shorter than revealed_min_chars
+        self.cutter = NoiseCutter(("script", *STRIPPED_TAGS), KEPT_SCRIPT_TYPES, may_carry_article,
+                                  DEFAULT_OPTIONS.revealed_min_chars)
 
     @classmethod
     def from_crawler(cls, crawler):
@@ -68,7 +71,7 @@ class StripNoiseMiddleware:
         if looks_binary(response.body):  # a PDF or image served as text/html: the extractor says not_html
             self.stats.inc_value(f"{STAT_PREFIX}/skipped/binary")
             return response
-        text = without_control_chars(decode_html(response.body, _declared_charset(response)))
+        text = decoded_page(response.body, _declared_charset(response))
         if not text or text.isspace():
             self.stats.inc_value(f"{STAT_PREFIX}/skipped/unparsable")
             return response

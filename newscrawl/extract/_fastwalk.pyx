@@ -1738,3 +1738,345 @@ def preceding_runs(cetree._Element element, Py_ssize_t max_chars, skip, invisibl
         if node != NULL:
             runs.add(node.children)                     # the parent's own text, whatever the size
     return runs.runs
+
+
+# --- the text fingerprint's shingles and MinHash (newscrawl.crawl.fingerprint) ------------------
+# Not a walk over the tree: the crawl's extraction worker computes it for every article, and the
+# numpy recipe of fingerprint.py costs ~12 array passes over the text. The recipe is fingerprint.py's
+# (its module docstring); tests/test_fingerprint.py holds both equal to a plain reference.
+
+cdef inline unsigned long long _fmix_wide(unsigned long long value) noexcept nogil:
+    """MurmurHash3's 32-bit finalizer on a 64-bit value (what numpy computes on reduceat's sums)."""
+    value ^= value >> 16
+    value *= 0x85EBCA6BULL
+    value ^= value >> 13
+    value *= 0xC2B2AE35ULL
+    return value ^ (value >> 16)
+
+
+cdef inline unsigned int _fmix32(unsigned int value) noexcept nogil:
+    value ^= value >> 16
+    value *= 0x85EBCA6BU
+    value ^= value >> 13
+    value *= 0xC2B2AE35U
+    return value ^ (value >> 16)
+
+
+cdef enum:
+    _MAX_PERMUTATIONS = 256
+    _MAX_WANTED_SHINGLES = 64
+
+
+cdef struct _Shingler:
+    unsigned int window[3]          # the last three word hashes, oldest first
+    Py_ssize_t words
+    unsigned int multipliers[3]
+    unsigned int first[_MAX_PERMUTATIONS]       # the permutations' a and b
+    unsigned int second[_MAX_PERMUTATIONS]
+    unsigned int signature[_MAX_PERMUTATIONS]
+    Py_ssize_t perms
+    unsigned int distinct[_MAX_WANTED_SHINGLES]  # the first distinct shingles, up to ``wanted``
+    Py_ssize_t found
+    Py_ssize_t wanted
+
+
+cdef inline void _add_word(_Shingler* s, unsigned int word) noexcept nogil:
+    cdef unsigned int shingle, mixed, value
+    cdef Py_ssize_t j
+    s.window[0] = s.window[1]
+    s.window[1] = s.window[2]
+    s.window[2] = word
+    s.words += 1
+    if s.words < 3:
+        return
+    shingle = s.window[0] * s.multipliers[0] + s.window[1] * s.multipliers[1] + s.window[2] * s.multipliers[2]
+    if s.found < s.wanted:
+        for j in range(s.found):
+            if s.distinct[j] == shingle:
+                break
+        else:
+            s.distinct[s.found] = shingle
+            s.found += 1
+    mixed = _fmix32(shingle)
+    for j in range(s.perms):
+        value = mixed * s.first[j] + s.second[j]
+        s.signature[j] = value if value < s.signature[j] else s.signature[j]
+
+
+def text_minhash(str text, bytes classes, bytes permutations, unsigned int word_base,
+                 Py_ssize_t max_word_position, tuple multipliers, Py_ssize_t min_shingles):
+    """The MinHash signature (bytes of uint32 values) of the lower-cased ``text``'s 3-word shingles,
+    or None when it has fewer than ``min_shingles`` distinct ones: fingerprint.shingle_hashes and
+    minhash_signature in one pass over the text, no array made. ``classes``: the class byte (0
+    other, 1 letter or digit, 2 a word by itself) of each BMP code point; ``permutations``: the a
+    values, then the b values (uint32, native order)."""
+    cdef Py_ssize_t perms = len(permutations) // 8
+    if (len(classes) != 0x10000 or not 0 < perms <= _MAX_PERMUTATIONS or len(permutations) != perms * 8
+            or len(multipliers) != 3 or not 0 < min_shingles <= _MAX_WANTED_SHINGLES):
+        raise ValueError("text_minhash: unexpected tables")
+    cdef _Shingler s
+    cdef const unsigned char* table = classes
+    cdef Py_ssize_t j
+    s.words = 0
+    s.found = 0
+    s.wanted = min_shingles
+    s.perms = perms
+    for j in range(3):
+        s.multipliers[j] = <unsigned int>multipliers[j]
+    memcpy(s.first, <const char*>permutations, perms * 4)
+    memcpy(s.second, (<const char*>permutations) + perms * 4, perms * 4)
+    for j in range(perms):
+        s.signature[j] = 0xFFFFFFFFU
+    cdef Py_UCS4 character
+    cdef unsigned int code
+    cdef unsigned char kind
+    cdef bint in_word = False
+    cdef unsigned long long total = 0    # the word's polynomial hash, summed in 64 bits as numpy's reduceat
+    cdef unsigned int power = 1
+    cdef Py_ssize_t position = 0
+    for character in text:
+        code = <unsigned int>character
+        kind = table[code] if code <= 0xFFFF else 0
+        if kind == 1:
+            if not in_word:
+                in_word = True
+                total = 0
+                power = 1
+                position = 0
+            total += <unsigned int>(code * power)
+            if position < max_word_position:
+                position += 1
+                power *= word_base
+            continue
+        if in_word:
+            _add_word(&s, <unsigned int>_fmix_wide(total))
+            in_word = False
+        if kind == 2:
+            _add_word(&s, <unsigned int>_fmix_wide(code))
+    if in_word:
+        _add_word(&s, <unsigned int>_fmix_wide(total))
+    if s.found < min_shingles:
+        return None
+    return (<char*>s.signature)[:perms * 4]
+
+
+# --- paragraph starts in a script's text (serialized.may_carry_article) --------------------------
+
+from cpython.unicode cimport Py_UNICODE_ISSPACE
+
+
+cdef inline bint _is_p(Py_UCS4 c) noexcept:
+    return c == u'p' or c == u'P'
+
+
+def paragraph_starts(str text, Py_ssize_t wanted):
+    """How many matches ``re.finditer(r"<p[\\s>]|\\\\u003cp[\\s>\\\\]", text, re.IGNORECASE)`` yields,
+    counted up to ``wanted``: serialized.may_carry_article's count in one pass instead of four
+    ``str.count`` and a regular expression. Matches do not overlap (a match's last character
+    starts no other)."""
+    cdef Py_ssize_t length = len(text)
+    cdef Py_ssize_t i = 0
+    cdef Py_ssize_t found = 0
+    cdef Py_UCS4 c, after
+    while i < length and found < wanted:
+        c = text[i]
+        if c == u'<':
+            if i + 2 < length and _is_p(text[i + 1]):
+                after = text[i + 2]
+                if after == u'>' or Py_UNICODE_ISSPACE(after):
+                    found += 1
+                    i += 3
+                    continue
+        elif c == u'\\':
+            if (i + 7 < length and (text[i + 1] == u'u' or text[i + 1] == u'U') and text[i + 2] == u'0'
+                    and text[i + 3] == u'0' and text[i + 4] == u'3' and (text[i + 5] == u'c' or text[i + 5] == u'C')
+                    and _is_p(text[i + 6])):
+                after = text[i + 7]
+                if after == u'>' or after == u'\\' or Py_UNICODE_ISSPACE(after):
+                    found += 1
+                    i += 8
+                    continue
+        i += 1
+    return found
+
+
+# --- runs of text and ordinary tags (newscrawl.crawl.noise_cut) ----------------------------------
+# The noise cut reads most of a page as "runs": text and tags of elements it neither cuts nor treats
+# as raw text. Its regular expression does that at ~3-5 ns a character; this scan reads the same runs
+# (tests/test_noise_cut.py holds its ends equal to the expression's). The expression stays the
+# reference, and the cut's way without the compiled walks.
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object text)
+    void* PyUnicode_DATA(object text)
+    Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index) nogil
+
+
+cdef struct _Text:
+    int kind
+    void* data
+    Py_ssize_t length
+
+
+cdef inline Py_UCS4 _char(_Text* t, Py_ssize_t i) noexcept nogil:
+    return PyUnicode_READ(t.kind, t.data, i)
+
+
+cdef inline bint _html_space(Py_UCS4 c) noexcept nogil:
+    return c == 9 or c == 10 or c == 12 or c == 13 or c == 32
+
+
+cdef inline bint _ascii_letter(Py_UCS4 c) noexcept nogil:
+    cdef unsigned int code = <unsigned int>c
+    return ((code | 0x20) - 97) < 26
+
+
+cdef inline unsigned int _lower(Py_UCS4 c) noexcept nogil:
+    cdef unsigned int code = <unsigned int>c
+    return code | 0x20 if 65 <= code <= 90 else code
+
+
+cdef bint _starts(_Text* t, Py_ssize_t at, const char* word) noexcept nogil:
+    """Whether the text at ``at`` spells ``word`` (lower-case ASCII), in any case."""
+    cdef Py_ssize_t i = 0
+    while word[i] != 0:
+        if at + i >= t.length or _lower(_char(t, at + i)) != <unsigned char>word[i]:
+            return False
+        i += 1
+    return True
+
+
+cdef inline bint _delimits(_Text* t, Py_ssize_t at) noexcept nogil:
+    """_DELIM: a space, "/", ">" or the end of the text."""
+    cdef Py_UCS4 c
+    if at >= t.length:
+        return True
+    c = _char(t, at)
+    return _html_space(c) or c == u'/' or c == u'>'
+
+
+cdef inline bint _name_at(_Text* t, Py_ssize_t at, const char* name) noexcept nogil:
+    return _starts(t, at, name) and _delimits(t, at + <Py_ssize_t>strlen(name))
+
+
+cdef bint _stops(_Text* t, Py_ssize_t at) noexcept nogil:
+    """_STOPPING_START_TAG at ``at`` (just after "<"): a special element's start tag, or a <meta> whose
+    text up to the next ">" (after the one character ending its name) says charset or http-equiv."""
+    cdef Py_ssize_t i, end
+    if (_name_at(t, at, b"script") or _name_at(t, at, b"noscript") or _name_at(t, at, b"style")
+            or _name_at(t, at, b"iframe") or _name_at(t, at, b"title") or _name_at(t, at, b"textarea")
+            or _name_at(t, at, b"xmp") or _name_at(t, at, b"noembed") or _name_at(t, at, b"noframes")
+            or _name_at(t, at, b"plaintext")):
+        return True
+    if not _name_at(t, at, b"meta"):
+        return False
+    i = at + 5 if at + 4 < t.length else at + 4   # the character ending the name is read, whatever it is
+    end = i
+    while end < t.length and _char(t, end) != u'>':
+        end += 1
+    while i < end:
+        if _starts(t, i, b"charset") or _starts(t, i, b"http-equiv"):
+            return True
+        i += 1
+    return False
+
+
+cdef Py_ssize_t _tag_rest(_Text* t, Py_ssize_t i) noexcept nogil:
+    """Where an ordinary tag whose name starts at ``i`` ends (after its ">"), read as _NAME and
+    _PLAIN_ATTRIBUTES read it; -1 where they do not read it."""
+    cdef Py_UCS4 c, quote
+    cdef Py_ssize_t close
+    i += 1                                   # the name's first letter (checked by the caller)
+    while i < t.length:
+        c = _char(t, i)
+        if _html_space(c) or c == u'/' or c == u'>':
+            break
+        i += 1
+    while True:
+        while i < t.length:                  # attribute text: [^>"'=]*
+            c = _char(t, i)
+            if c == u'>' or c == u'"' or c == u"'" or c == u'=':
+                break
+            i += 1
+        if i >= t.length:
+            return -1
+        c = _char(t, i)
+        if c == u'>':
+            return i + 1
+        if c != u'=':
+            return -1                        # a quote not after "="
+        c = _char(t, i - 1)                  # "=" after a name, not after a space, "/" or a quote
+        if _html_space(c) or c == u'/' or c == u'"' or c == u"'":
+            return -1
+        i += 1
+        while i < t.length and _html_space(_char(t, i)):
+            i += 1
+        if i >= t.length:
+            return -1
+        c = _char(t, i)
+        if c == u'"' or c == u"'":
+            quote = c
+            close = i + 1
+            while close < t.length and _char(t, close) != quote:
+                close += 1
+            if close < t.length:
+                i = close + 1
+            # else: no value (the expression's optional value); the quote then ends the reading
+        elif not (_html_space(c) or c == u'>'):
+            i += 1
+            while i < t.length:
+                c = _char(t, i)
+                if _html_space(c) or c == u'>':
+                    break
+                i += 1
+
+
+def run_end(str text, Py_ssize_t position, bint in_noscript):
+    """Where the run of text and ordinary tags starting at ``position`` ends: what the ``run`` group of
+    noise_cut's token pattern matches there (``position`` itself where it matches nothing).
+    ``in_noscript``: the pattern inside a noscript being cut (a run stops before ``</noscript``)."""
+    cdef _Text t
+    t.kind = PyUnicode_KIND(text)
+    t.data = PyUnicode_DATA(text)
+    t.length = len(text)
+    cdef Py_ssize_t i = position
+    cdef Py_ssize_t end
+    cdef Py_UCS4 c
+    if not 0 <= position <= t.length:
+        raise IndexError("run_end: position outside the text")
+    while i < t.length:
+        c = _char(&t, i)
+        if c != u'<':
+            i += 1
+            continue
+        if i + 1 >= t.length:            # a "<" ending the text is text
+            i += 1
+            continue
+        c = _char(&t, i + 1)
+        if _ascii_letter(c):
+            if _stops(&t, i + 1):
+                break
+            end = _tag_rest(&t, i + 1)
+        elif c == u'/':
+            if i + 2 < t.length and _char(&t, i + 2) == u'>':
+                end = i + 3              # "</>"
+            elif i + 2 < t.length and _ascii_letter(_char(&t, i + 2)) and not (
+                    in_noscript and _starts(&t, i + 2, b"noscript") and _delimits(&t, i + 10)):
+                end = _tag_rest(&t, i + 2)
+            else:
+                end = -1
+        elif c == u'!':
+            end = -1
+            if _starts(&t, i + 2, b"doctype"):
+                end = i + 9
+                while end < t.length and _char(&t, end) != u'>':
+                    end += 1
+                end = end + 1 if end < t.length else -1
+        elif c == u'?':
+            end = -1
+        else:
+            end = i + 1                  # a "<" that starts no tag is text
+        if end < 0:
+            break
+        i = end
+    return i

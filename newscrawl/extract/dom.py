@@ -95,9 +95,22 @@ def decode_html(data: bytes, declared: str | None = None, head_bytes: int = 4096
     the last resort because it decodes GBK and GB2312 pages (the common
     undeclared legacy encodings of our Chinese sites).
     """
+    return _decoded(data, declared, head_bytes)[0]
+
+
+def decoded_page(data: bytes, declared: str | None = None) -> str:
+    """``without_control_chars(decode_html(data, declared))``: the text ``parse_html`` parses. A page
+    decoded as UTF-8 is checked for control characters in its own bytes, not encoded again for it."""
+    text, utf8 = _decoded(data, declared, 4096)
+    return _without_control_chars(text, utf8)[0]
+
+
+def _decoded(data: bytes, declared: str | None, head_bytes: int) -> tuple[str, bytes | None]:
+    """decode_html's text, and ``data`` when that is the text's UTF-8 (decoded as UTF-8 without
+    error, which gives back the same bytes encoded), else None."""
     for bom, encoding in _BOMS:
         if data.startswith(bom):
-            return data[len(bom):].decode(encoding, errors="replace")
+            return data[len(bom):].decode(encoding, errors="replace"), None
     candidates = [normalize_charset(declared)]
     match = CHARSET_META_RE.search(data[:head_bytes])
     if match:
@@ -105,16 +118,16 @@ def decode_html(data: bytes, declared: str | None = None, head_bytes: int = 4096
     for candidate in candidates:
         if candidate:
             try:
-                return data.decode(candidate)
+                return data.decode(candidate), data if candidate == "utf-8" else None
             except UnicodeDecodeError:
                 continue
     for encoding in ("utf-8", "gb18030"):
         try:
-            return data.decode(encoding)
+            return data.decode(encoding), data if encoding == "utf-8" else None
         except UnicodeDecodeError:
             continue
     best = next((e for e in candidates if e), "utf-8")
-    return data.decode(best, errors="replace")
+    return data.decode(best, errors="replace"), None
 
 
 # The start of an XML declaration, after whitespace (\s: str.isspace's whitespace, which
@@ -164,7 +177,7 @@ def without_control_chars(html: str) -> str:
     return _without_control_chars(html)[0]
 
 
-def _without_control_chars(html: str) -> tuple[str, bytes | None]:
+def _without_control_chars(html: str, encoded: bytes | None = None) -> tuple[str, bytes | None]:
     """The page without the control characters lxml refuses in a str, and its UTF-8 bytes.
 
     Most pages hold none, which is checked on the UTF-8 bytes (a UTF-8 byte below 0x20 is
@@ -172,11 +185,14 @@ def _without_control_chars(html: str) -> tuple[str, bytes | None]:
     bytes.translate, 2.4x faster than the regex.
     The bytes are parsed (``_UTF8_PARSER``); they are None when the page holds lone
     surrogates (libxml2 drops what follows one in a str, not in bytes) or control characters.
+    ``encoded``: the page's UTF-8 bytes when the caller has them (not encoded again).
     """
-    try:
-        data = html.encode("utf-8")
-    except UnicodeEncodeError:  # lone surrogates
-        data = None
+    data = encoded
+    if data is None:
+        try:
+            data = html.encode("utf-8")
+        except UnicodeEncodeError:  # lone surrogates
+            data = None
     checked = data if data is not None else html.encode("utf-8", "surrogatepass")
     if compiled is not None:
         clean = not compiled.holds_control_characters(checked)

@@ -5,6 +5,11 @@ Python and that cross every element or text node (the density counts and scores,
 attribute reads, the class/id word search and selections, the date and title text walks, the
 text and HTML output, the verdict's counts): the same results, with Python strings and element
 proxies made only for what is returned (extract() ~30% less CPU, README "Accuracy and speed").
+The module also holds three scans of text the crawl makes for every page, each equal to the
+Python code it stands in for: the text fingerprint in one pass (``text_minhash``, for
+``newscrawl/crawl/fingerprint.py``), the paragraph starts of a script (``paragraph_starts``, for
+``serialized.may_carry_article``) and the noise cut's runs of ordinary markup (``run_end``, for
+``newscrawl/crawl/noise_cut.py``).
 The Python walks stay the reference and the fallback: a checkout that was not built (or was
 built from an older ``.pyx``) runs them, as does any walk meeting a tree it leaves to Python
 (namespaced elements, entity references). ``NEWSCRAWL_PURE_PYTHON=1`` in the environment turns
@@ -34,7 +39,8 @@ _FUNCTIONS = ("set_punctuation", "density_counts", "cleaning_attributes", "holds
               "render_text", "visible_runs", "link_free_runs", "count_nodes", "select_attributes",
               "render_plan", "empty_blocks", "attribute_values", "body_texts_starting", "link_counts",
               "tagged_elements", "attribute_rows", "collapsed_texts", "following_runs", "preceding_runs",
-              "subtree_counts", "set_foreign_block_tags")
+              "subtree_counts", "set_foreign_block_tags", "text_minhash",
+              "paragraph_starts", "run_end")
 _PURE_PYTHON = "using the pure-Python walks (same results, slower)"
 
 

@@ -16,6 +16,7 @@ import re
 import lxml.html
 
 from .dom import parse_html
+from .fastwalk import compiled
 from .metadata import tagged_elements
 from .options import DEFAULT_OPTIONS, ExtractOptions
 from .revealed import paragraph_prose
@@ -44,6 +45,8 @@ def may_carry_article(script_text: str, options: ExtractOptions = DEFAULT_OPTION
     if len(script_text) < options.revealed_min_chars:
         return False
     wanted = options.serialized_min_paragraphs
+    if compiled is not None:  # one pass counting what the expression matches (the crawl asks for every long script)
+        return compiled.paragraph_starts(script_text, wanted) >= wanted
     if sum(script_text.count(literal) for literal in _PARAGRAPH_LITERALS) < wanted:
         return False
     found = 0
