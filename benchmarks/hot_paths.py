@@ -148,9 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=int, default=10, help="differing pages named")
     args = parser.parse_args(argv)
     shared = common.shared_dir(args.shared)
-    if not (shared / "eval").is_dir():
-        print(f"skipped: no evaluation pages at {shared} (expected {shared}/eval)")
-        return 0
+    common.skip_without_shared(shared)
     old_cut = baseline_module(args.baseline, "newscrawl/crawl/noise_cut.py")
     old_serialized = baseline_module(args.baseline, "newscrawl/extract/serialized.py")
     old_middlewares = baseline_module(args.baseline, "newscrawl/crawl/middlewares.py", {

@@ -98,9 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="timing runs of each stripping")
     args = parser.parse_args(argv)
     shared = common.shared_dir(args.shared)
-    if not (shared / "eval").is_dir():
-        print(f"skipped: no evaluation pages at {shared} (expected {shared}/eval)")
-        return 0
+    common.skip_without_shared(shared)
     middleware = StripNoiseMiddleware.from_crawler(get_crawler(settings_dict={}))
     pages = []
     for name, path, url in pages_of(shared / "eval", args.limit):
