@@ -247,3 +247,39 @@ def test_any_error_of_a_sink_is_a_sink_error_so_the_crawl_stops_rather_than_reco
         sinks.commit([ARTICLES[0]])
     with pytest.raises(SinkError, match="an article cannot be stored"):
         sinks.commit([{**ARTICLES[0], "score": "not a number"}])
+
+
+def test_a_store_migrated_by_another_crawl_while_this_one_waited_opens(tmp_path):
+    """Two crawls opening a new store at once: the second reads version 0, waits for the first's write
+    lock, and must then find the schema made, not create its tables again."""
+    import threading
+    import time
+
+    from newscrawl.store.sinks.schema import SQLITE_MIGRATIONS
+    from newscrawl.store.sinks.sqlite_store import connect
+
+    path = tmp_path / "articles.sqlite"
+    first = sqlite3.connect(path, isolation_level=None)
+    first.execute("PRAGMA journal_mode = WAL")
+    first.execute("BEGIN IMMEDIATE")   # the first crawl is migrating
+    opened: list = []
+
+    def second_crawl() -> None:
+        try:
+            opened.append(connect(path, create=True))
+        except SinkError as error:
+            opened.append(error)
+
+    waiting = threading.Thread(target=second_crawl)
+    waiting.start()
+    time.sleep(0.5)   # the second crawl has read version 0 and waits for the lock
+    for version, statements in enumerate(SQLITE_MIGRATIONS, start=1):
+        for statement in statements:
+            first.execute(statement)
+        first.execute(f"PRAGMA user_version = {version:d}")
+    first.execute("COMMIT")
+    waiting.join(timeout=30)
+    assert len(opened) == 1 and isinstance(opened[0], sqlite3.Connection), opened
+    assert opened[0].execute("PRAGMA user_version").fetchone()[0] == len(SQLITE_MIGRATIONS)
+    opened[0].close()
+    first.close()

@@ -58,17 +58,29 @@ def connect(path: Path, create: bool) -> sqlite3.Connection:
 
 
 def _migrate(connection: sqlite3.Connection, path: Path) -> None:
-    current = connection.execute("PRAGMA user_version").fetchone()[0]
-    for version, statements in pending_migrations(current, SQLITE_MIGRATIONS, f"the article store {path}"):
-        connection.execute("BEGIN IMMEDIATE")
-        try:
+    """Bring the store's schema to the current version.
+
+    The version is read again inside the write transaction: two crawls opening a new store at once
+    both saw version 0, and the second, once the first had committed, failed on "table articles
+    already exists". A store that is current takes no write lock (a reader may open a read-only file).
+    """
+    where = f"the article store {path}"
+    if not pending_migrations(_schema_version(connection), SQLITE_MIGRATIONS, where):
+        return
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        for version, statements in pending_migrations(_schema_version(connection), SQLITE_MIGRATIONS, where):
             for statement in statements:
                 connection.execute(statement)
             connection.execute(f"PRAGMA user_version = {version:d}")
-            connection.execute("COMMIT")
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
+
+
+def _schema_version(connection: sqlite3.Connection) -> int:
+    return connection.execute("PRAGMA user_version").fetchone()[0]
 
 
 class SqliteStore(Sink):
