@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import signal
 import socket
 import subprocess
 import time
@@ -56,8 +58,9 @@ def _crawl_together(sites: Path, workdir: Path, names: list[str], settings: dict
         try:
             _, stderr = process.communicate(timeout=120)
         except subprocess.TimeoutExpired:
-            kill_group(process)
-            pytest.fail(f"crawler {name} did not stop by itself")
+            os.killpg(process.pid, signal.SIGKILL)
+            _, stderr = process.communicate(timeout=30)
+            pytest.fail(f"crawler {name} did not stop by itself; its log ends:\n{stderr[-3000:]}")
         assert process.returncode == 0, stderr[-3000:]
         assert "Shared queue empty and no crawler busy" in stderr
         path = workdir / f"{name}.jsonl"
@@ -76,7 +79,9 @@ def test_two_crawlers_share_one_queue_and_emit_each_article_once(redis_url, tmp_
         sites = write_sites_file(web.sites_config(), tmp_path / "sites.yaml")
         # A held request must not time out (the loopback default is 2 s): its retry would be counted
         # beside the abandoned one, and one crawler could open the gate alone (seen on a loaded CI machine).
-        settings = {"REDIS_URL": redis_url, "NEWSCRAWL_REDIS_IDLE_SECONDS": "2", "CONCURRENT_REQUESTS": "2",
+        # The second crawler must not close as idle while the first still reads the listings that fill the
+        # queue: with 2 s it may have, on a slow CI machine, leaving the first to wait out the gate alone.
+        settings = {"REDIS_URL": redis_url, "NEWSCRAWL_REDIS_IDLE_SECONDS": "10", "CONCURRENT_REQUESTS": "2",
                     "DOWNLOAD_TIMEOUT": "90"}
         first, second = _crawl_together(sites, tmp_path, ["a", "b"], settings)
         canonicals = [item["canonical_url"] for item in first + second]
