@@ -9,6 +9,7 @@ newscrawl.store.search`` reads it.
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 from ...run.clock import utc_now
@@ -18,6 +19,7 @@ from .schema import SQLITE_MIGRATIONS, SchemaTooNew, pending_migrations
 from .tokens import index_text
 
 ARTICLES_DB_NAME = "articles.sqlite"  # the default store's file name, in the state's directory
+LOCK_WAIT_SECONDS = 30  # how long opening or writing waits for another crawl's lock on the store
 
 _COLUMNS = ("canonical_url", "url", "site", "title", "published", "text", "html", "lang", "authors",
             "discovered_via", "fetched_at", "score", "rendered", "duplicate_of", "content_hash")
@@ -46,8 +48,9 @@ def connect(path: Path, create: bool) -> sqlite3.Connection:
     try:
         if create:
             path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
-        connection.execute("PRAGMA journal_mode = WAL")
+        connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False,
+                                     timeout=LOCK_WAIT_SECONDS)
+        _use_write_ahead_log(connection)
         connection.execute("PRAGMA synchronous = FULL")
         _migrate(connection, path)
     except (sqlite3.Error, OSError) as error:
@@ -55,6 +58,26 @@ def connect(path: Path, create: bool) -> sqlite3.Connection:
     except SchemaTooNew as error:
         raise SinkError(str(error)) from error
     return connection
+
+
+def _use_write_ahead_log(connection: sqlite3.Connection) -> None:
+    """Switch a new store to the write-ahead log, waiting while another crawl switches it.
+
+    Crawls opening a new store at once race to switch it, and SQLite answers the loser "database is
+    locked" at once, without waiting out the busy timeout (three threads opening a new file at once:
+    about one round in fifteen). The switch is tried again until ``LOCK_WAIT_SECONDS`` have passed.
+    """
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    pause = 0.01
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.5)
 
 
 def _migrate(connection: sqlite3.Connection, path: Path) -> None:
