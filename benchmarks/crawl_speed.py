@@ -44,7 +44,6 @@ import argparse
 import json
 import os
 import random
-import resource
 import statistics
 import sys
 import tempfile
@@ -57,7 +56,7 @@ from loopback_web import free_port, loopback_hosts, random_sentence, serving
 
 common.use_repo_package()
 
-from crawl_scale import proc_stat  # noqa: E402  (after the repo package is on the path)
+from crawl_scale import _process_table, _tree_cpu, proc_stat  # noqa: E402  (after the repo package is on the path)
 from hourly_cycle import load_pool  # noqa: E402  (after the repo package is on the path)
 
 from newscrawl.demo.run import crawl, write_sites_file  # noqa: E402  (after the repo package is on the path)
@@ -138,7 +137,7 @@ def extraction_ms(pages: list[tuple[str, str]]) -> tuple[float, float]:
 def run_once(sites_file: Path, workdir: Path, extract: bool, workers: int) -> dict:
     label = "with" if extract else "without"
     output = workdir / f"{label}.jsonl"
-    started, cpu_before = time.monotonic(), _children_cpu()
+    started = time.monotonic()
     finished: dict = {}
     state_path = str(workdir / f"{label}.state.sqlite")  # own state: articles of the other run are not "known"
     crawling = threading.Thread(target=lambda: finished.update(result=crawl(
@@ -146,32 +145,42 @@ def run_once(sites_file: Path, workdir: Path, extract: bool, workers: int) -> di
                                       "NEWSCRAWL_EXTRACT_WORKERS": workers, "STATE_PATH": state_path},
         cwd=workdir, timeout=3600)))
     crawling.start()
-    own_cpu = _own_cpu_while(crawling, f"STATE_PATH={state_path}")
+    own_cpu, tree_cpu = _cpu_while(crawling, f"STATE_PATH={state_path}")
     result = finished["result"]
-    wall, cpu = time.monotonic() - started, _children_cpu() - cpu_before
+    wall = time.monotonic() - started
     if result.returncode != 0:
         sys.stderr.write(result.stderr[-3000:])
         raise SystemExit(f"crawl {label} extraction failed with code {result.returncode}")
     summary = json.loads((workdir / f"{label}.summary.json").read_text(encoding="utf-8"))
     pages, elapsed = summary["totals"]["pages"], summary["elapsed_seconds"]
     return {"label": label, "pages": pages, "articles": summary["totals"]["articles"], "elapsed": elapsed,
-            "wall": wall, "pages_per_s": pages / elapsed, "cpu_ms": 1000 * cpu / max(pages, 1),
+            "wall": wall, "pages_per_s": pages / elapsed, "cpu_ms": 1000 * tree_cpu / max(pages, 1),
             "own_cpu_ms": 1000 * own_cpu / max(pages, 1)}
 
 
-def _own_cpu_while(crawling: threading.Thread, marker: str) -> float:
-    """CPU seconds (user + system) of the crawl process alone, its extraction workers not counted:
-    read from /proc every 0.1 s while ``crawling`` runs, the last reading before the process ended
-    (so up to 0.1 s of its last CPU is missed). 0 where there is no /proc."""
-    pid, seconds = None, 0.0
+def _cpu_while(crawling: threading.Thread, marker: str) -> tuple[float, float]:
+    """CPU seconds (user + system) of the crawl process alone, and of it with its descendants (the
+    forkserver and the extraction workers), read from /proc while ``crawling`` runs: the process
+    every 0.1 s, its tree every 0.5 s, each process's last reading kept (so up to that interval of
+    its last CPU is missed). The workers are the forkserver's children, not this process's
+    grandchildren by wait, so ``getrusage(RUSAGE_CHILDREN)`` never counts them. (0, 0) where there
+    is no /proc."""
+    pid, own = None, 0.0
+    last: dict[int, float] = {}   # pid -> CPU seconds at its last reading, the crawl's tree
+    polls = 0
     while crawling.is_alive():
         if pid is None:
             pid = _process_with(marker)
         stat = proc_stat(pid) if pid is not None else None
         if stat is not None:
-            seconds = stat[1]
+            own = stat[1]
+            if polls % 5 == 0:
+                last.update(_tree_cpu(_process_table(), pid))
+        polls += 1
         crawling.join(0.1)
-    return seconds
+    if pid is not None:
+        last[pid] = max(last.get(pid, 0.0), own)
+    return own, sum(last.values())
 
 
 def _process_with(marker: str) -> int | None:
@@ -184,12 +193,6 @@ def _process_with(marker: str) -> int | None:
         if b"scrapy" in command and marker.encode() in command:
             return int(entry.name)
     return None
-
-
-def _children_cpu() -> float:
-    """User + system CPU seconds of finished child processes (the crawl, its extraction workers)."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def main(argv: list[str] | None = None) -> int:
