@@ -177,7 +177,7 @@ class NoiseCutter:
         # The compiled scan of runs (what the pattern's run group matches, ~3x faster), when built
         self._run_end = compiled.run_end if compiled is not None else None
         self._noscript_runs = "noscript" in self.cut_tags
-        self._plain_in_noscript = _token_pattern(in_noscript="noscript" in self.cut_tags)
+        self._plain_in_noscript = _token_pattern(in_noscript=self._noscript_runs)
         self._end_tag_starts = {name: re.compile(f"</{name}(?=[{_WS}/>])", _FLAGS)
                                 for name in (*RAW_TEXT_CUT, *RAW_TEXT_KEPT)}
         self._script_data = re.compile(f"</script(?=[{_WS}/>])|<!--", _FLAGS)

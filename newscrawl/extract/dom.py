@@ -88,7 +88,10 @@ def normalize_charset(name: str | None) -> str | None:
         return None
 
 
-def decode_html(data: bytes, declared: str | None = None, head_bytes: int = 4096) -> str:
+CHARSET_HEAD_BYTES = 4096  # the page's first bytes searched for a <meta> charset declaration
+
+
+def decode_html(data: bytes, declared: str | None = None, head_bytes: int = CHARSET_HEAD_BYTES) -> str:
     """Decode page bytes: BOM, caller's charset, <meta> charset, UTF-8, GB18030.
 
     The order follows the HTML standard's encoding sniffing, with GB18030 as
@@ -101,7 +104,7 @@ def decode_html(data: bytes, declared: str | None = None, head_bytes: int = 4096
 def decoded_page(data: bytes, declared: str | None = None) -> str:
     """``without_control_chars(decode_html(data, declared))``: the text ``parse_html`` parses. A page
     decoded as UTF-8 is checked for control characters in its own bytes, not encoded again for it."""
-    text, utf8 = _decoded(data, declared, 4096)
+    text, utf8 = _decoded(data, declared, CHARSET_HEAD_BYTES)
     return _without_control_chars(text, utf8)[0]
 
 
