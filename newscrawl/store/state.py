@@ -25,7 +25,9 @@ methods.
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
+import tempfile
 import zlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -120,6 +122,35 @@ def state_file_problem(path: str | Path) -> str | None:
     return None
 
 
+def _create_state_file(path: Path) -> None:
+    """Make a new, empty state file at ``path`` whole or not at all.
+
+    SQLite creates a database file empty and writes its first page at the first statement: a crawl
+    killed in between (at start-up, seen in the crash tests on a loaded machine) left 0 bytes, which
+    every later run refused as damaged (``state_file_problem``) until a person reset it. The file is
+    made beside ``path`` under a temporary name, its first page written and synced, then linked to
+    ``path`` (a link never replaces a file that another process made meanwhile). A killed creation
+    leaves at most a small temporary file, never a state file.
+    """
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.new-", dir=path.parent)
+    os.close(handle)
+    try:
+        connect(Path(temporary)).close()  # the write-ahead log set: the header page written
+        with open(temporary, "rb") as made:
+            os.fsync(made.fileno())
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            return
+        directory = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+    finally:
+        os.unlink(temporary)
+
+
 def is_corruption(error: sqlite3.DatabaseError) -> bool:
     """Whether SQLite found the file damaged or not a database (not locked, full or unreadable)."""
     return getattr(error, "sqlite_errorname", "") in ("SQLITE_CORRUPT", "SQLITE_NOTADB")
@@ -204,6 +235,8 @@ class SqliteState:
         if problem:
             raise StateCorrupt(problem)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.path.exists():
+            _create_state_file(self.path)
         self.write_in_process = write_in_process
         self.listing_cache_bytes = int(listing_cache_mib * 1024 * 1024)
         self.listing_bytes: int | None = None  # compressed bytes of the stored listings, summed on first use
